@@ -1,0 +1,168 @@
+"""Run the active rules over tool contracts.
+
+Each schema is walked once; rules are dispatched by the keywords and node kinds
+they subscribe to.  Rule findings (canonical pointers) become `Diagnostic`s that
+name the user's file, the pointer into the document as written, line and column.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Iterable, Sequence
+
+from ..model import Diagnostic, Edit, Fix, Severity, ToolContract, Unreadable, resolve_pointer, split_pointer, join_pointer
+from ..rules import ALL_RULES
+from ..rules.base import Finding, LintContext, Rule
+from ..schema.walk import MAX_DEPTH, walk
+from .config import LintConfig
+
+
+@dataclass
+class LintReport:
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    tools: int = 0
+    files: int = 0
+    unreadable: list[Unreadable] = field(default_factory=list)
+
+    def count(self, severity: Severity) -> int:
+        return sum(1 for d in self.diagnostics if d.severity is severity)
+
+    @property
+    def summary(self) -> dict[str, int]:
+        return {s.label: self.count(s) for s in (Severity.ERROR, Severity.WARNING, Severity.INFO)}
+
+
+def active_rules(config: LintConfig) -> list[Rule]:
+    """Rules selected by the configuration; target rules only for their targets."""
+    out = []
+    for rule_cls in ALL_RULES:
+        if not config.enabled(rule_cls.code):
+            continue
+        if rule_cls.targets and not (rule_cls.targets & config.targets):
+            continue
+        out.append(rule_cls())
+    return out
+
+
+class _Dispatch:
+    """Which rules see which schema nodes, computed once per run."""
+
+    def __init__(self, rules: Sequence[Rule]) -> None:
+        self.tool_rules = [r for r in rules if r.overrides("check_tool")]
+        self.list_rules = [r for r in rules if r.overrides("check_tools")]
+        self.by_keyword: dict[str, list[Rule]] = defaultdict(list)
+        self.by_kind: dict[object, list[Rule]] = defaultdict(list)
+        self.every_node: list[Rule] = []
+        for rule in rules:
+            if not rule.overrides("check_node"):
+                continue
+            if rule.all_nodes:
+                self.every_node.append(rule)
+                continue
+            for keyword in rule.keywords:
+                self.by_keyword[keyword].append(rule)
+            for kind in rule.node_kinds:
+                self.by_kind[kind].append(rule)
+        self.keywords = frozenset(self.by_keyword)
+
+
+def _severity(rule: Rule, config: LintConfig) -> Severity:
+    return config.severity.get(rule.code, rule.severity)
+
+
+def locate_original(tool: ToolContract, canonical: str) -> str:
+    """Pointer into the user's document for a canonical pointer, trimmed to a node that exists."""
+    relative = tool.origin.pointers.to_original(canonical)
+    if tool.raw is not None:
+        tokens = split_pointer(relative)
+        while tokens:
+            try:
+                resolve_pointer(tool.raw, join_pointer("", *tokens))
+                break
+            except KeyError:
+                tokens.pop()
+        relative = join_pointer("", *tokens)
+    return tool.origin.base + relative
+
+
+def _to_diagnostic(rule: Rule, severity: Severity, tool: ToolContract | None, finding: Finding) -> Diagnostic:
+    if tool is None:
+        return Diagnostic(rule.code, rule.name, severity, finding.message, pointer=finding.pointer, fix=finding.fix)
+    pointer = locate_original(tool, finding.pointer)
+    line, column = tool.origin.position(pointer)
+    fix = finding.fix
+    if fix is not None and fix.edits:
+        fix = Fix(fix.description, fix.safe, tuple(
+            Edit(e.op, tool.origin.base + tool.origin.pointers.to_original(e.pointer), e.value) for e in fix.edits))
+    return Diagnostic(rule.code, rule.name, severity, finding.message, tool=tool.name,
+                      file=tool.origin.file, pointer=pointer, line=line, column=column, fix=fix)
+
+
+class _DepthRule(Rule):
+    code, name, severity = "S001", "invalid-schema", Severity.ERROR
+
+
+def lint_contracts(tools: Sequence[ToolContract], config: LintConfig | None = None,
+                   ctx: LintContext | None = None) -> list[Diagnostic]:
+    config = config or LintConfig()
+    rules = active_rules(config)
+    dispatch = _Dispatch(rules)
+    ctx = ctx or LintContext(targets=config.targets, options=config.rule_options, budgets=config.budgets)
+    diagnostics: list[Diagnostic] = []
+    depth_enabled = config.enabled("S001")
+
+    def keep(rule: Rule, tool: ToolContract) -> bool:
+        return rule.code not in tool.ignored_codes and not config.ignored_in_file(rule.code, tool.origin.file)
+
+    for tool in tools:
+        for rule in dispatch.tool_rules:
+            if keep(rule, tool):
+                sev = _severity(rule, config)
+                diagnostics.extend(_to_diagnostic(rule, sev, tool, f) for f in rule.check_tool(tool, ctx))
+        for role, schema, base in (("input", tool.input_schema, "/inputSchema"), ("output", tool.output_schema, "/outputSchema")):
+            if not isinstance(schema, dict):
+                continue
+            nodes, too_deep = walk(schema, base, role)
+            for node in nodes:
+                seen: list[Rule] = []
+                for keyword in node.schema:
+                    for rule in dispatch.by_keyword.get(keyword, ()):
+                        if rule not in seen:
+                            seen.append(rule)
+                for rule in dispatch.by_kind.get(node.kind, ()):
+                    if rule not in seen:
+                        seen.append(rule)
+                seen.extend(dispatch.every_node)
+                for rule in seen:
+                    if role in rule.roles and keep(rule, tool):
+                        sev = _severity(rule, config)
+                        diagnostics.extend(_to_diagnostic(rule, sev, tool, f) for f in rule.check_node(node, tool, ctx))
+            if too_deep and depth_enabled and "S001" not in tool.ignored_codes:
+                depth_rule = _DepthRule()
+                diagnostics.append(_to_diagnostic(depth_rule, _severity(depth_rule, config), tool, Finding(
+                    too_deep[0], f"schema nested deeper than {MAX_DEPTH} levels; nothing below this point was checked "
+                                 f"(providers reject far shallower schemas: OpenAI strict allows 10 levels)")))
+
+    if dispatch.list_rules:
+        groups: dict[tuple[str, str], list[ToolContract]] = defaultdict(list)
+        for tool in tools:
+            groups[(tool.origin.file, tool.origin.group)].append(tool)
+        for members in groups.values():
+            for rule in dispatch.list_rules:
+                sev = _severity(rule, config)
+                for tool, finding in rule.check_tools(members, ctx):
+                    if keep(rule, tool):
+                        diagnostics.append(_to_diagnostic(rule, sev, tool, finding))
+    return diagnostics
+
+
+def sort_key(d: Diagnostic) -> tuple:
+    return (d.file or "", d.line or 0, d.column or 0, d.tool or "", d.code, d.pointer)
+
+
+def lint_loaded(tools: Sequence[ToolContract], unreadable: Iterable[Unreadable], files: int,
+                config: LintConfig | None = None) -> LintReport:
+    diagnostics = lint_contracts(tools, config)
+    diagnostics.sort(key=sort_key)
+    return LintReport(diagnostics=diagnostics, tools=len(tools), files=files, unreadable=list(unreadable))

@@ -1,0 +1,251 @@
+"""The frozen data every layer shares: tool contracts and diagnostics.
+
+No I/O happens here.  A `ToolContract` is the canonical form of one tool (the MCP
+Tool object plus toolclause's optional keys) together with an `Origin` that says
+where each part of it came from in the user's file, so that every diagnostic can
+point into the document the user actually wrote.
+
+Schemas inside a contract are plain dicts for speed and for hand-off to the
+compiled validator; treat them as read-only.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping
+
+
+class Severity(enum.IntEnum):
+    """Ordered so that `severity >= threshold` reads naturally."""
+
+    INFO = 1
+    WARNING = 2
+    ERROR = 3
+
+    @property
+    def label(self) -> str:
+        return self.name.lower()
+
+    @classmethod
+    def parse(cls, text: str) -> "Severity":
+        try:
+            return cls[text.strip().upper()]
+        except KeyError:
+            raise ValueError(f"unknown severity {text!r}; use error, warning or info") from None
+
+
+# --------------------------------------------------------------------------- pointers
+
+
+def escape_token(token: str | int) -> str:
+    """RFC 6901: '~' → '~0', '/' → '~1'."""
+    return str(token).replace("~", "~0").replace("/", "~1")
+
+
+def unescape_token(token: str) -> str:
+    return token.replace("~1", "/").replace("~0", "~")
+
+
+def join_pointer(base: str, *tokens: str | int) -> str:
+    return base + "".join("/" + escape_token(t) for t in tokens)
+
+
+def split_pointer(pointer: str) -> list[str]:
+    if not pointer:
+        return []
+    return [unescape_token(t) for t in pointer[1:].split("/")]
+
+
+def resolve_pointer(document: Any, pointer: str) -> Any:
+    """Return the value at `pointer`, raising KeyError when it does not exist."""
+    node = document
+    for token in split_pointer(pointer):
+        if isinstance(node, Mapping):
+            node = node[token]
+        elif isinstance(node, list):
+            if not token.isdigit() or int(token) >= len(node):
+                raise KeyError(token)
+            node = node[int(token)]
+        else:
+            raise KeyError(token)
+    return node
+
+
+@dataclass(frozen=True, slots=True)
+class PointerMap:
+    """Maps a pointer in the canonical tool to a pointer in the user's document.
+
+    Each entry maps a canonical prefix to the original node it came from
+    (`/inputSchema` → `/function/parameters`; for a converted list of parameter
+    records `/inputSchema/properties/city` → `/parameters/2` and
+    `/inputSchema/properties/city/description` → `/parameters/2/desc`).
+    Lookup takes the longest matching entry and appends the rest of the pointer.
+    A pointer that then names nothing in the original (a node the loader
+    synthesised) is trimmed to its nearest real ancestor by the caller.
+    """
+
+    entries: Mapping[str, str] = field(default_factory=dict)
+
+    def to_original(self, canonical: str) -> str:
+        probe = canonical
+        while True:
+            target = self.entries.get(probe)
+            if target is not None:
+                return target + canonical[len(probe):]
+            if not probe:
+                return canonical
+            probe = probe[: probe.rfind("/")]
+
+
+# --------------------------------------------------------------------------- contracts
+
+
+@dataclass(frozen=True, slots=True)
+class Origin:
+    """Where a tool came from.
+
+    `file` is the path as given ("-" for standard input, "server:…" for live
+    servers).  `base` is the pointer of the tool object inside that document
+    (for JSONL, inside the line's record).  `line` is the record's line for JSONL.
+    `group` names the tool list the tool belongs to: duplicate names and
+    indistinct tools are only a problem inside one list.
+    `locate` turns an original pointer into (line, column), computed lazily.
+    """
+
+    file: str
+    format: str
+    base: str = ""
+    line: int | None = None
+    group: str = ""
+    pointers: PointerMap = field(default_factory=PointerMap)
+    locate: Callable[[str], tuple[int, int] | None] | None = field(default=None, compare=False, repr=False)
+
+    def original_pointer(self, canonical: str) -> str:
+        return self.base + self.pointers.to_original(canonical)
+
+    def position(self, original_pointer: str) -> tuple[int | None, int | None]:
+        if self.locate is None:
+            return (self.line, None)
+        found = self.locate(original_pointer)
+        if found is None:
+            return (self.line, None)
+        return found
+
+
+@dataclass(frozen=True, slots=True)
+class ToolContract:
+    """One tool in canonical (MCP Tool) form.
+
+    `input_schema` is None when the source declares no parameters at all (the
+    tool takes no arguments).  `extra` holds toolclause's own optional keys
+    (`$id`, `version`, `errors`, `examples`) and `raw` the tool object exactly as
+    found, so nothing the user wrote is lost.
+    """
+
+    name: str
+    description: str | None = None
+    title: str | None = None
+    input_schema: dict[str, Any] | None = None
+    output_schema: dict[str, Any] | None = None
+    annotations: Mapping[str, Any] | None = None
+    meta: Mapping[str, Any] | None = None
+    extra: Mapping[str, Any] = field(default_factory=dict)
+    raw: Any = None
+    origin: Origin = field(default_factory=lambda: Origin(file="<memory>", format="mcp"))
+
+    @property
+    def ignored_codes(self) -> frozenset[str]:
+        """Codes silenced by the contract itself with `x-toolclause-ignore`."""
+        codes = self.extra.get("x-toolclause-ignore")
+        if isinstance(codes, list):
+            return frozenset(str(c).upper() for c in codes)
+        return frozenset()
+
+    def to_mcp(self) -> dict[str, Any]:
+        """The MCP Tool object (toolclause's extra keys stripped)."""
+        tool: dict[str, Any] = {"name": self.name}
+        if self.title is not None:
+            tool["title"] = self.title
+        if self.description is not None:
+            tool["description"] = self.description
+        tool["inputSchema"] = self.input_schema if self.input_schema is not None else {"type": "object", "properties": {}}
+        if self.output_schema is not None:
+            tool["outputSchema"] = self.output_schema
+        if self.annotations is not None:
+            tool["annotations"] = dict(self.annotations)
+        if self.meta is not None:
+            tool["_meta"] = dict(self.meta)
+        return tool
+
+
+# --------------------------------------------------------------------------- diagnostics
+
+
+@dataclass(frozen=True, slots=True)
+class Edit:
+    """One change to a document at a pointer.
+
+    op: "set" (add or replace the value), "remove" (delete the key).
+    The pointer is canonical when a rule makes it and original once the engine
+    has translated it.
+    """
+
+    op: str
+    pointer: str
+    value: Any = None
+
+
+@dataclass(frozen=True, slots=True)
+class Fix:
+    description: str
+    safe: bool = False
+    edits: tuple[Edit, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    """One finding.  Shared by the linter, the reporters and the runtime's details."""
+
+    code: str
+    name: str
+    severity: Severity
+    message: str
+    tool: str | None = None
+    file: str | None = None
+    pointer: str = ""
+    line: int | None = None
+    column: int | None = None
+    fix: Fix | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "code": self.code,
+            "name": self.name,
+            "severity": self.severity.label,
+            "tool": self.tool,
+            "file": self.file,
+            "pointer": self.pointer,
+            "line": self.line,
+            "column": self.column,
+            "message": self.message,
+        }
+        if self.fix is not None:
+            out["fix"] = {"description": self.fix.description, "safe": self.fix.safe}
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Unreadable:
+    """A file or record that could not be read; reported and counted, never fatal."""
+
+    file: str
+    message: str
+    pointer: str = ""
+    line: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"file": self.file, "pointer": self.pointer, "message": self.message}
+        if self.line is not None:
+            out["line"] = self.line
+        return out

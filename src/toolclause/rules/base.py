@@ -1,0 +1,107 @@
+"""What a rule is, and what it is given.
+
+A rule is a small class in its own module.  The module docstring is the rule's
+documentation (*What it does / Why is this bad? / Example / Use instead / Fix
+safety*); its JSON examples run as tests.  A rule says which parts of a tool it
+wants and the engine calls it only for those:
+
+    keywords     check_node() runs for schema nodes holding any of these keywords
+    node_kinds   check_node() runs for schema nodes of these kinds (e.g. PROPERTY)
+    all_nodes    check_node() runs for every schema node
+    check_tool() runs once per tool (names, descriptions, annotations)
+    check_tools() runs once per tool list (duplicates, consistency, counts)
+
+A rule yields `Finding`s with canonical pointers ("/inputSchema/properties/x");
+the engine adds the code, severity, tool, file, original pointer and position.
+Rules never do I/O and never print.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Iterable, Iterator, Mapping, Sequence
+
+from ..model import Fix, Severity, ToolContract
+from ..schema.walk import NodeKind, SchemaNode
+
+TARGETS = ("openai", "openai-strict", "anthropic", "anthropic-strict", "gemini", "mcp")
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    pointer: str
+    message: str
+    fix: Fix | None = None
+
+
+@dataclass
+class LintContext:
+    """Settings and shared caches for one lint run.
+
+    `targets` are the selected provider targets (empty = portable defaults).
+    `options` holds per-rule options from configuration, keyed by code.
+    `cache` lets a rule keep compiled objects (validators, lexicons) across tools.
+    """
+
+    targets: frozenset[str] = frozenset()
+    options: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    budgets: Mapping[str, Any] = field(default_factory=dict)
+    cache: dict[str, Any] = field(default_factory=dict)
+
+    def option(self, code: str, key: str, default: Any) -> Any:
+        return self.options.get(code, {}).get(key, default)
+
+    def budget(self, key: str, default: Any) -> Any:
+        return self.budgets.get(key, default)
+
+
+class Rule:
+    code: ClassVar[str]
+    name: ClassVar[str]
+    severity: ClassVar[Severity]
+    # A target rule runs only when one of these targets is selected (or `all`).
+    targets: ClassVar[frozenset[str]] = frozenset()
+    fixable: ClassVar[bool] = False
+
+    keywords: ClassVar[frozenset[str]] = frozenset()
+    node_kinds: ClassVar[frozenset[NodeKind]] = frozenset()
+    all_nodes: ClassVar[bool] = False
+    # Which schemas check_node sees: the arguments, the result, or both.
+    roles: ClassVar[frozenset[str]] = frozenset({"input"})
+
+    def check_tool(self, tool: ToolContract, ctx: LintContext) -> Iterable[Finding]:
+        return ()
+
+    def check_node(self, node: SchemaNode, tool: ToolContract, ctx: LintContext) -> Iterable[Finding]:
+        return ()
+
+    def check_tools(self, tools: Sequence[ToolContract], ctx: LintContext) -> Iterable[tuple[ToolContract, Finding]]:
+        return ()
+
+    @classmethod
+    def documentation(cls) -> str:
+        """The module docstring: the one text behind `toolclause rules CODE` and the tests."""
+        return (sys.modules[cls.__module__].__doc__ or "").strip()
+
+    @classmethod
+    def summary(cls) -> str:
+        """First line of 'What it does'."""
+        doc = cls.documentation()
+        marker = "## What it does"
+        if marker in doc:
+            rest = doc.split(marker, 1)[1].strip()
+            return rest.split("\n\n", 1)[0].replace("\n", " ").strip()
+        return ""
+
+    @classmethod
+    def overrides(cls, method: str) -> bool:
+        return getattr(cls, method) is not getattr(Rule, method)
+
+
+def iter_texts(tool: ToolContract) -> Iterator[tuple[str, str]]:
+    """Every (pointer, text) a model reads: tool description and title."""
+    if isinstance(tool.description, str):
+        yield "/description", tool.description
+    if isinstance(tool.title, str):
+        yield "/title", tool.title

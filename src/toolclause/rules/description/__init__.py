@@ -1,0 +1,5 @@
+"""Family D rules (see RULES.md)."""
+
+from __future__ import annotations
+
+RULES: tuple = ()

@@ -1,0 +1,78 @@
+"""required-not-defined (S003)
+
+## What it does
+Finds names in `required` that are not keys of the same object's `properties`,
+at any depth, and suggests the closest defined name.
+
+## Why is this bad?
+It is valid JSON Schema, so nothing complains, yet no call can satisfy it: a
+model that follows the schema never sends `citty`, so every correct call is
+rejected.  Providers in strict mode refuse the schema outright.
+
+## Example
+```json
+{"name": "get_weather", "description": "Current weather for one city, in metric units.",
+ "inputSchema": {"type": "object",
+                 "properties": {"city": {"type": "string", "description": "City name"}},
+                 "required": ["citty"]}}
+```
+
+## Use instead
+```json
+{"name": "get_weather", "description": "Current weather for one city, in metric units.",
+ "inputSchema": {"type": "object",
+                 "properties": {"city": {"type": "string", "description": "City name"}},
+                 "required": ["city"]}}
+```
+
+## Fix safety
+The suggested replacement is a guess (the closest defined name), so it is not
+applied by `--fix`.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from ...model import Fix, Severity, ToolContract
+from ...schema.walk import SchemaNode
+from ...suggest import closest
+from ..base import Finding, LintContext, Rule
+
+
+_MAY_DECLARE = ("allOf", "anyOf", "oneOf", "$ref", "patternProperties", "dependentSchemas", "if")
+
+
+class RequiredNotDefined(Rule):
+    code = "S003"
+    name = "required-not-defined"
+    severity = Severity.ERROR
+    keywords = frozenset({"required"})
+    roles = frozenset({"input", "output"})
+
+    def check_node(self, node: SchemaNode, tool: ToolContract, ctx: LintContext) -> Iterable[Finding]:
+        required = node.schema.get("required")
+        if not isinstance(required, list):
+            return
+        # Another keyword of the same object may declare the name (a branch, a
+        # reference, a pattern); only a plain object is provably wrong.
+        if any(k in node.schema for k in _MAY_DECLARE) or node.kind.value == "branch":
+            return
+        properties = node.schema.get("properties")
+        if not isinstance(properties, dict):
+            properties = {}
+        for index, name in enumerate(required):
+            if not isinstance(name, str) or name in properties:
+                continue
+            suggestion = closest(name, list(properties))
+            message = f"required names '{name}', which is not a property"
+            if suggestion:
+                message += f"; did you mean '{suggestion}'?"
+                fix = Fix(f"replace '{name}' with '{suggestion}'", safe=False)
+            elif properties:
+                message += f" (defined: {', '.join(sorted(properties)[:8])})"
+                fix = Fix(f"add a property '{name}' or remove it from required", safe=False)
+            else:
+                message += " (the object defines no properties)"
+                fix = Fix(f"add a property '{name}' or remove it from required", safe=False)
+            yield Finding(f"{node.pointer}/required/{index}", message, fix)

@@ -1,0 +1,5 @@
+"""Family C rules (see RULES.md)."""
+
+from __future__ import annotations
+
+RULES: tuple = ()
