@@ -61,7 +61,7 @@ def resolve_pointer(document: Any, pointer: str) -> Any:
     """Return the value at `pointer`, raising KeyError when it does not exist."""
     node = document
     for token in split_pointer(pointer):
-        if isinstance(node, Mapping):
+        if isinstance(node, dict):
             node = node[token]
         elif isinstance(node, list):
             if not token.isdigit() or int(token) >= len(node):

@@ -68,14 +68,14 @@ def iter_tool_objects(doc: Any, pointer: str = "", group: str = "", depth: int =
         for index, item in enumerate(doc):
             yield from iter_tool_objects(item, f"{pointer}/{index}", group or pointer or "/", depth + 1)
         return
-    if not isinstance(doc, Mapping):
+    if not isinstance(doc, dict):
         yield doc, pointer, group, None
         return
     if _is_record_wrapper(doc):
         ref = f"{doc.get('origin')}#{doc.get('ref', '')}"
         yield doc["tool"], pointer + "/tool", ref, None
         return
-    if "jsonrpc" in doc and isinstance(doc.get("result"), Mapping):
+    if "jsonrpc" in doc and isinstance(doc.get("result"), dict):
         yield from iter_tool_objects(doc["result"], pointer + "/result", group, depth + 1)
         return
     for key in ("functionDeclarations", "function_declarations"):

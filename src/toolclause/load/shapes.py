@@ -47,8 +47,8 @@ def _schema_tool(obj: Mapping[str, Any], fmt: str, prefix: str, name_key: str, d
         title=_str_or_none(obj.get("title")),
         input_schema=obj.get(input_key) if input_key else None,
         output_schema=obj.get(output_key) if output_key else None,
-        annotations=obj.get("annotations") if isinstance(obj.get("annotations"), Mapping) else None,
-        meta=obj.get("_meta") if isinstance(obj.get("_meta"), Mapping) else None,
+        annotations=obj.get("annotations") if isinstance(obj.get("annotations"), dict) else None,
+        meta=obj.get("_meta") if isinstance(obj.get("_meta"), dict) else None,
         extra=_extras(obj),
         raw=obj,
         origin=_with_map(origin, fmt, entries),
@@ -77,7 +77,7 @@ def read_anthropic(obj: Mapping[str, Any], origin: Origin) -> ToolContract:
 
 def read_openai_chat(obj: Mapping[str, Any], origin: Origin) -> ToolContract:
     inner = obj.get("function")
-    if not isinstance(inner, Mapping):
+    if not isinstance(inner, dict):
         raise ShapeError("an OpenAI tool whose 'function' is not an object")
     tool = _schema_tool(inner, "openai-chat", "/function", "name", "description",
                         _present(inner, "parameters"), None, origin)
@@ -120,7 +120,7 @@ _NON_SCHEMA_RECORD_KEYS = {"name", "desc", "required", "optional", "allowed_valu
 def _property_from_map_entry(entry: Any, pointer: str, canon: str, entries: dict[str, str]) -> tuple[Any, bool | None]:
     """A property in a bare map: a JSON-Schema-like dict that may carry its own
     `required: true` (draft-3 style), `allowed_values` and `default_value`."""
-    if not isinstance(entry, Mapping):
+    if not isinstance(entry, dict):
         return entry, None
     prop: dict[str, Any] = {}
     required_flag: bool | None = None
@@ -152,7 +152,7 @@ def _object_from_property_map(props: Any, pointer: str, canon: str, entries: dic
     entries[canon] = pointer
     entries[canon + "/properties"] = pointer
     required_names: list[str] = []
-    if isinstance(props, Mapping):
+    if isinstance(props, dict):
         for name, entry in props.items():
             prop_canon = f"{canon}/properties/{escape_token(name)}"
             prop_pointer = f"{pointer}/{escape_token(name)}"
@@ -179,7 +179,7 @@ def _object_from_records(records: Any, pointer: str, canon: str, entries: dict[s
     entries[canon + "/properties"] = pointer
     required: list[str] = []
     for index, record in enumerate(records if isinstance(records, list) else []):
-        if not isinstance(record, Mapping) or not isinstance(record.get("name"), str):
+        if not isinstance(record, dict) or not isinstance(record.get("name"), str):
             continue
         name = record["name"]
         prop_canon = f"{canon}/properties/{escape_token(name)}"
@@ -228,7 +228,7 @@ def _converted(obj: Mapping[str, Any], fmt: str, name_key: str, description_key:
         title=_str_or_none(obj.get("title")),
         input_schema=input_schema,
         output_schema=output_schema,
-        annotations=obj.get("annotations") if isinstance(obj.get("annotations"), Mapping) else None,
+        annotations=obj.get("annotations") if isinstance(obj.get("annotations"), dict) else None,
         extra=_extras(obj),
         raw=obj,
         origin=_with_map(origin, fmt, entries),
@@ -241,7 +241,7 @@ def read_seal_tools(obj: Mapping[str, Any], origin: Origin) -> ToolContract:
     input_schema = _object_from_property_map(obj.get("parameters"), "/parameters", "/inputSchema", entries,
                                              obj.get("required"), "/required")
     output_schema = None
-    if isinstance(obj.get("responses"), Mapping):
+    if isinstance(obj.get("responses"), dict):
         output_schema = _object_from_property_map(obj["responses"], "/responses", "/outputSchema", entries)
     return _converted(obj, "seal-tools", "api_name", "api_description", input_schema, output_schema, entries, origin)
 
@@ -253,7 +253,7 @@ def read_property_map_tool(obj: Mapping[str, Any], origin: Origin) -> ToolContra
     """NESTFUL and similar: `name`, `description`, parameters as a property map with
     per-property `required`, outputs in `output_parameters`."""
     entries: dict[str, str] = {}
-    keys = [k for k in _NESTFUL_INPUT_KEYS if isinstance(obj.get(k), Mapping)]
+    keys = [k for k in _NESTFUL_INPUT_KEYS if isinstance(obj.get(k), dict)]
     input_schema = None
     if len(keys) == 1:
         input_schema = _object_from_property_map(obj[keys[0]], "/" + keys[0], "/inputSchema", entries)
@@ -271,7 +271,7 @@ def read_property_map_tool(obj: Mapping[str, Any], origin: Origin) -> ToolContra
         if required:
             input_schema["required"] = required
     output_schema = None
-    if isinstance(obj.get("output_parameters"), Mapping):
+    if isinstance(obj.get("output_parameters"), dict):
         output_schema = _object_from_property_map(obj["output_parameters"], "/output_parameters", "/outputSchema", entries)
     return _converted(obj, "property-map", "name", "description", input_schema, output_schema, entries, origin)
 
@@ -303,7 +303,7 @@ def read_rapidapi(obj: Mapping[str, Any], origin: Origin) -> ToolContract:
         entries["/inputSchema"] = "/required_parameters" if "required_parameters" in obj else "/optional_parameters"
         required: list[str] = []
         for key, index, record in records:
-            if not isinstance(record, Mapping) or not isinstance(record.get("name"), str):
+            if not isinstance(record, dict) or not isinstance(record.get("name"), str):
                 continue
             name = record["name"]
             canon = f"/inputSchema/properties/{escape_token(name)}"
@@ -343,18 +343,18 @@ TOOL_FORMATS = tuple(READERS)
 
 def _is_schema_like(value: Any) -> bool:
     """A JSON Schema object, as opposed to a bare map of property name → property."""
-    if not isinstance(value, Mapping):
+    if not isinstance(value, dict):
         return False
     if not value:
         return True
-    if isinstance(value.get("type"), (str, list)) or isinstance(value.get("properties"), Mapping):
+    if isinstance(value.get("type"), (str, list)) or isinstance(value.get("properties"), dict):
         return True
-    return any(k in value for k in ("$ref", "anyOf", "oneOf", "allOf")) and not all(isinstance(v, Mapping) for v in value.values())
+    return any(k in value for k in ("$ref", "anyOf", "oneOf", "allOf")) and not all(isinstance(v, dict) for v in value.values())
 
 
 def detect_tool_format(obj: Mapping[str, Any]) -> str | None:
     """Name the shape of one tool object, or None if it is not a tool."""
-    if obj.get("type") == "function" and isinstance(obj.get("function"), Mapping):
+    if obj.get("type") == "function" and isinstance(obj.get("function"), dict):
         return "openai-chat"
     if "inputSchema" in obj:
         return "vscode" if "modelDescription" in obj else "mcp"
@@ -373,13 +373,13 @@ def detect_tool_format(obj: Mapping[str, Any]) -> str | None:
         args = obj.get("arguments")
         if isinstance(params, list) or isinstance(args, list):
             return "parameter-list"
-        if isinstance(args, Mapping):
+        if isinstance(args, dict):
             return "acebench" if _is_schema_like(args) else "property-map"
-        if isinstance(params, Mapping):
+        if isinstance(params, dict):
             if _is_schema_like(params):
                 return "openai-responses" if obj.get("type") == "function" else "bfcl" if params.get("type") == "dict" else "function"
             return "property-map"
-        if any(isinstance(obj.get(k), Mapping) for k in _NESTFUL_INPUT_KEYS[2:]) or "output_parameters" in obj:
+        if any(isinstance(obj.get(k), dict) for k in _NESTFUL_INPUT_KEYS[2:]) or "output_parameters" in obj:
             return "property-map"
         if "name" in obj and ("description" in obj or "annotations" in obj or "parameters" in obj):
             return "openai-responses" if obj.get("type") == "function" else "function"
@@ -389,7 +389,7 @@ def detect_tool_format(obj: Mapping[str, Any]) -> str | None:
 
 
 def read_tool(obj: Any, origin: Origin, fmt: str | None = None) -> ToolContract:
-    if not isinstance(obj, Mapping):
+    if not isinstance(obj, dict):
         raise ShapeError(f"expected a tool object, found {type(obj).__name__}")
     fmt = fmt or detect_tool_format(obj)
     if fmt is None:
