@@ -11,10 +11,10 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
-from ..model import Diagnostic, Edit, Fix, Severity, ToolContract, Unreadable, resolve_pointer, split_pointer, join_pointer
+from ..model import Diagnostic, Edit, Fix, Severity, ToolContract, Unreadable, unescape_token
 from ..rules import ALL_RULES
 from ..rules.base import Finding, LintContext, Rule
-from ..schema.walk import MAX_DEPTH, walk
+from ..schema.walk import MAX_DEPTH, SchemaNode, walk
 from .config import LintConfig
 
 
@@ -65,6 +65,30 @@ class _Dispatch:
             for kind in rule.node_kinds:
                 self.by_kind[kind].append(rule)
         self.keywords = frozenset(self.by_keyword)
+        self._cache: dict[tuple, list[Rule]] = {}
+
+    def rules_for(self, node: SchemaNode, role: str) -> list[Rule]:
+        """The rules that subscribe to this node, in a stable order.
+
+        Schemas repeat the same few key sets ("type", "description"), so the
+        answer is cached by (keys, kind, role) and costs one dict lookup.
+        """
+        key = (tuple(node.schema), node.kind, role)
+        found = self._cache.get(key)
+        if found is None:
+            found = []
+            for keyword in key[0]:
+                for rule in self.by_keyword.get(keyword, ()):
+                    if rule not in found:
+                        found.append(rule)
+            for rule in self.by_kind.get(node.kind, ()):
+                if rule not in found:
+                    found.append(rule)
+            found.extend(r for r in self.every_node if r not in found)
+            found = [r for r in found if role in r.roles]
+            if len(self._cache) < 50_000:
+                self._cache[key] = found
+        return found
 
 
 def _severity(rule: Rule, config: LintConfig) -> Severity:
@@ -74,15 +98,22 @@ def _severity(rule: Rule, config: LintConfig) -> Severity:
 def locate_original(tool: ToolContract, canonical: str) -> str:
     """Pointer into the user's document for a canonical pointer, trimmed to a node that exists."""
     relative = tool.origin.pointers.to_original(canonical)
-    if tool.raw is not None:
-        tokens = split_pointer(relative)
-        while tokens:
-            try:
-                resolve_pointer(tool.raw, join_pointer("", *tokens))
+    if tool.raw is not None and relative:
+        tokens = relative[1:].split("/")
+        node = tool.raw
+        kept = 0
+        for token in tokens:
+            if "~" in token:
+                token = unescape_token(token)
+            if isinstance(node, dict) and token in node:
+                node = node[token]
+            elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
+                node = node[int(token)]
+            else:
                 break
-            except KeyError:
-                tokens.pop()
-        relative = join_pointer("", *tokens)
+            kept += 1
+        if kept < len(tokens):
+            relative = "".join("/" + t for t in tokens[:kept])
     return tool.origin.base + relative
 
 
@@ -110,36 +141,36 @@ def lint_contracts(tools: Sequence[ToolContract], config: LintConfig | None = No
     dispatch = _Dispatch(rules)
     ctx = ctx or LintContext(targets=config.targets, options=config.rule_options, budgets=config.budgets)
     diagnostics: list[Diagnostic] = []
+    severity = {rule.code: _severity(rule, config) for rule in rules}
+    depth_rule = _DepthRule()
     depth_enabled = config.enabled("S001")
+    # per-file ignores are resolved once per file, not once per finding
+    file_ignores: dict[str | None, frozenset[str]] = {}
 
-    def keep(rule: Rule, tool: ToolContract) -> bool:
-        return rule.code not in tool.ignored_codes and not config.ignored_in_file(rule.code, tool.origin.file)
+    def suppressed_for(tool: ToolContract) -> frozenset[str]:
+        file = tool.origin.file
+        if file not in file_ignores:
+            file_ignores[file] = frozenset(r.code for r in rules if config.ignored_in_file(r.code, file))
+        ignored = tool.ignored_codes
+        return file_ignores[file] | ignored if ignored else file_ignores[file]
 
     for tool in tools:
+        suppressed = suppressed_for(tool)
         for rule in dispatch.tool_rules:
-            if keep(rule, tool):
-                sev = _severity(rule, config)
-                diagnostics.extend(_to_diagnostic(rule, sev, tool, f) for f in rule.check_tool(tool, ctx))
-        for role, schema, base in (("input", tool.input_schema, "/inputSchema"), ("output", tool.output_schema, "/outputSchema")):
+            if rule.code not in suppressed:
+                for finding in rule.check_tool(tool, ctx):
+                    diagnostics.append(_to_diagnostic(rule, severity[rule.code], tool, finding))
+        for role, schema, base in (("input", tool.input_schema, "/inputSchema"),
+                                   ("output", tool.output_schema, "/outputSchema")):
             if not isinstance(schema, dict):
                 continue
             nodes, too_deep = walk(schema, base, role)
             for node in nodes:
-                seen: list[Rule] = []
-                for keyword in node.schema:
-                    for rule in dispatch.by_keyword.get(keyword, ()):
-                        if rule not in seen:
-                            seen.append(rule)
-                for rule in dispatch.by_kind.get(node.kind, ()):
-                    if rule not in seen:
-                        seen.append(rule)
-                seen.extend(dispatch.every_node)
-                for rule in seen:
-                    if role in rule.roles and keep(rule, tool):
-                        sev = _severity(rule, config)
-                        diagnostics.extend(_to_diagnostic(rule, sev, tool, f) for f in rule.check_node(node, tool, ctx))
-            if too_deep and depth_enabled and "S001" not in tool.ignored_codes:
-                depth_rule = _DepthRule()
+                for rule in dispatch.rules_for(node, role):
+                    if rule.code not in suppressed:
+                        for finding in rule.check_node(node, tool, ctx):
+                            diagnostics.append(_to_diagnostic(rule, severity[rule.code], tool, finding))
+            if too_deep and depth_enabled and "S001" not in suppressed:
                 diagnostics.append(_to_diagnostic(depth_rule, _severity(depth_rule, config), tool, Finding(
                     too_deep[0], f"schema nested deeper than {MAX_DEPTH} levels; nothing below this point was checked "
                                  f"(providers reject far shallower schemas: OpenAI strict allows 10 levels)")))
@@ -150,10 +181,9 @@ def lint_contracts(tools: Sequence[ToolContract], config: LintConfig | None = No
             groups[(tool.origin.file, tool.origin.group)].append(tool)
         for members in groups.values():
             for rule in dispatch.list_rules:
-                sev = _severity(rule, config)
                 for tool, finding in rule.check_tools(members, ctx):
-                    if keep(rule, tool):
-                        diagnostics.append(_to_diagnostic(rule, sev, tool, finding))
+                    if rule.code not in suppressed_for(tool):
+                        diagnostics.append(_to_diagnostic(rule, severity[rule.code], tool, finding))
     return diagnostics
 
 

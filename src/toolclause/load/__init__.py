@@ -178,7 +178,9 @@ def load_jsonl_lines(lines: Iterable[str], file: str, input_format: str | None =
         if error:
             result.unreadable.append(Unreadable(file, error.replace("line 1, ", ""), "", number))
             continue
-        locate = lazy_locator(lambda text=text, number=number: json_positions(text, first_line=number))
+        # JSONL findings are located by record line (and the pointer into the record);
+        # indexing columns of every record would cost more than the lint itself
+        locate = None
         # one JSONL file is one tool list, unless records say otherwise (the wrapper's origin)
         tools, problems = contracts_from_document(doc, file, input_format, locate, line=number,
                                                   group_prefix="" if not isinstance(doc, list) else f"line {number}:")

@@ -50,14 +50,15 @@ def json_positions(text: str, first_line: int = 1) -> dict[str, tuple[int, int]]
             continue
         if stack and stack[-1][1] and expecting_key:
             # an object key
-            pending_key = _json.loads(token) if token.startswith('"') else token
+            pending_key = token[1:-1] if "\\" not in token else _json.loads(token)
             expecting_key = False
             continue
         # a value begins here: work out its pointer
         if not stack:
             pointer = ""
         elif stack[-1][1]:
-            pointer = stack[-1][0] + "/" + escape_token(pending_key or "")
+            key = pending_key or ""
+            pointer = stack[-1][0] + "/" + (escape_token(key) if "~" in key or "/" in key else key)
         else:
             pointer = f"{stack[-1][0]}/{stack[-1][2]}"
             stack[-1][2] += 1

@@ -10,6 +10,7 @@ parameter records) into JSON Schema; they never repair JSON Schema that is wrong
 from __future__ import annotations
 
 import dataclasses
+import functools
 from typing import Any, Callable, Mapping
 
 from ..model import Origin, PointerMap, ToolContract, escape_token
@@ -34,13 +35,6 @@ def _extras(obj: Mapping[str, Any]) -> dict[str, Any]:
 def _schema_tool(obj: Mapping[str, Any], fmt: str, prefix: str, name_key: str, description_key: str,
                  input_key: str | None, output_key: str | None, origin: Origin) -> ToolContract:
     """A tool whose parameters are already a JSON Schema under some key."""
-    entries = {"/name": f"{prefix}/{name_key}", "/description": f"{prefix}/{description_key}"}
-    if input_key is not None:
-        entries["/inputSchema"] = f"{prefix}/{input_key}"
-    if output_key is not None:
-        entries["/outputSchema"] = f"{prefix}/{output_key}"
-    for key in ("title", "annotations", "_meta") + EXTRA_KEYS:
-        entries["/" + escape_token(key)] = f"{prefix}/{escape_token(key)}"
     return ToolContract(
         name=str(obj.get(name_key) or ""),
         description=_str_or_none(obj.get(description_key)),
@@ -51,13 +45,28 @@ def _schema_tool(obj: Mapping[str, Any], fmt: str, prefix: str, name_key: str, d
         meta=obj.get("_meta") if isinstance(obj.get("_meta"), dict) else None,
         extra=_extras(obj),
         raw=obj,
-        origin=_with_map(origin, fmt, entries),
+        origin=_with_map(origin, fmt, _schema_tool_map(prefix, name_key, description_key, input_key, output_key)),
     )
 
 
-def _with_map(origin: Origin, fmt: str, entries: dict[str, str]) -> Origin:
+@functools.lru_cache(maxsize=256)
+def _schema_tool_map(prefix: str, name_key: str, description_key: str, input_key: str | None,
+                     output_key: str | None) -> PointerMap:
+    # the same few layouts repeat across thousands of tools: build each map once
+    entries = {"/name": f"{prefix}/{name_key}", "/description": f"{prefix}/{description_key}"}
+    if input_key is not None:
+        entries["/inputSchema"] = f"{prefix}/{input_key}"
+    if output_key is not None:
+        entries["/outputSchema"] = f"{prefix}/{output_key}"
+    for key in ("title", "annotations", "_meta") + EXTRA_KEYS:
+        entries["/" + escape_token(key)] = f"{prefix}/{escape_token(key)}"
+    return PointerMap(entries)
+
+
+def _with_map(origin: Origin, fmt: str, entries: dict[str, str] | PointerMap) -> Origin:
+    pointers = entries if isinstance(entries, PointerMap) else PointerMap(entries)
     return Origin(file=origin.file, format=fmt, base=origin.base, line=origin.line, group=origin.group,
-                  pointers=PointerMap(entries), locate=origin.locate)
+                  pointers=pointers, locate=origin.locate)
 
 
 def _present(obj: Mapping[str, Any], *keys: str) -> str | None:

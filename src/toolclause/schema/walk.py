@@ -52,6 +52,8 @@ SUBSCHEMA_KEYWORDS: dict[str, tuple[NodeKind, str]] = {
     "unevaluatedProperties": (NodeKind.OTHER, "schema"),
 }
 
+_SUBSCHEMA_KEYS = frozenset(SUBSCHEMA_KEYWORDS)
+
 # keywords whose value is data, never a schema: the walk must not look inside
 DATA_KEYWORDS = frozenset({"enum", "const", "default", "examples", "example", "required"})
 
@@ -96,6 +98,49 @@ def walk(schema: Any, base_pointer: str, role: str = "input",
     too_deep: list[str] = []
     if not isinstance(schema, dict):
         return nodes, too_deep
+    stack: list[SchemaNode] = [SchemaNode(base_pointer, schema, NodeKind.ROOT, None, None, 0, False, role)]
+    while stack:
+        node = stack.pop()
+        nodes.append(node)
+        sch = node.schema
+        # most nodes hold no subschema keyword at all ({"type": "string", ...}); a set
+        # intersection in C skips them without a Python-level loop over their keys
+        present = _SUBSCHEMA_KEYS.intersection(sch)
+        if not present:
+            continue
+        children: list[SchemaNode] = []
+        for keyword in sch:
+            if keyword not in present:
+                continue
+            value = sch[keyword]
+            kind, shape = SUBSCHEMA_KEYWORDS[keyword]
+            base = node.pointer + "/" + escape_token(keyword)
+            if shape == "map":
+                if not isinstance(value, dict):
+                    continue
+                required = sch.get("required") if kind is NodeKind.PROPERTY else None
+                required_names = set(r for r in required if isinstance(r, str)) if isinstance(required, list) else ()
+                for name, sub in value.items():
+                    if isinstance(sub, dict):
+                        token = escape_token(name) if ("~" in name or "/" in name) else name
+                        children.append(SchemaNode(base + "/" + token, sub, kind, name, node,
+                                                   node.depth + 1, name in required_names, role))
+            elif shape == "list" or (shape == "schema-or-list" and isinstance(value, list)):
+                if not isinstance(value, list):
+                    continue
+                depth = node.depth + (1 if kind is NodeKind.ITEMS else 0)
+                for index, sub in enumerate(value):
+                    if isinstance(sub, dict):
+                        children.append(SchemaNode(f"{base}/{index}", sub, kind, str(index), node, depth, False, role))
+            elif isinstance(value, dict):
+                depth = node.depth + (0 if kind is NodeKind.BRANCH else 1)
+                children.append(SchemaNode(base, value, kind, keyword, node, depth, False, role))
+        for child in reversed(children):
+            if child.depth > max_depth:
+                too_deep.append(child.pointer)
+                continue
+            stack.append(child)
+    return nodes, too_deep
     stack: list[SchemaNode] = [SchemaNode(base_pointer, schema, NodeKind.ROOT, None, None, 0, False, role)]
     while stack:
         node = stack.pop()

@@ -61,6 +61,10 @@ class RequiredNotDefined(Rule):
         properties = node.schema.get("properties")
         if not isinstance(properties, dict):
             properties = {}
+        items = node.schema.get("items")
+        if not properties and isinstance(items, dict) and isinstance(items.get("properties"), dict):
+            yield from _required_on_array(node, required, items["properties"])
+            return
         for index, name in enumerate(required):
             if not isinstance(name, str) or name in properties:
                 continue
@@ -76,3 +80,16 @@ class RequiredNotDefined(Rule):
                 message += " (the object defines no properties)"
                 fix = Fix(f"add a property '{name}' or remove it from required", safe=False)
             yield Finding(f"{node.pointer}/required/{index}", message, fix)
+
+
+def _required_on_array(node: SchemaNode, required: list, item_properties: dict) -> Iterable[Finding]:
+    """`required` written beside `items` instead of inside it: it constrains nothing, since an
+    array has no properties, so the item object's properties are all optional."""
+    for index, name in enumerate(required):
+        if not isinstance(name, str):
+            continue
+        where = (f"the item object defines '{name}'" if name in item_properties
+                 else f"whose object does not define '{name}' either")
+        yield Finding(f"{node.pointer}/required/{index}",
+                      f"required names '{name}' on an array, where 'required' has no effect; move 'required' "
+                      f"into 'items' ({where})", Fix("move 'required' into 'items'", safe=False))

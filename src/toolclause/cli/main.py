@@ -1,0 +1,187 @@
+"""`toolclause` on the command line: parse arguments, run, print, exit.
+
+This is the only module that prints or exits.  Exit codes everywhere:
+0 clean, 1 findings at or above --fail-on, 2 a usage error, unreadable input,
+a bad configuration or baseline.  Bad input never shows a traceback: it is one
+line naming the file and the problem.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import traceback
+from contextlib import contextmanager
+from pathlib import Path
+from typing import IO, Iterator, Sequence
+
+import click
+
+from .. import __version__
+from ..load import INPUT_FORMATS
+from .reporters import REPORTERS
+from .rules_command import render_rules
+from .running import CliError, LintRequest, exit_code, run_lint
+
+LIVE_SERVERS_LATER = ("linting a live MCP server ({option}) comes in a later release of toolclause; "
+                      "for now save the server's tools/list result to a file and lint that file")
+
+
+class CommandError(click.ClickException):
+    """One line on stderr, exit 2."""
+
+    exit_code = 2
+
+    def show(self, file: IO[str] | None = None) -> None:
+        click.echo(f"toolclause: error: {self.format_message()}", err=True)
+
+
+def wants_color(stream: IO[str]) -> bool:
+    """Colour only on a terminal, and never when NO_COLOR is set (https://no-color.org)."""
+    if os.environ.get("NO_COLOR"):
+        return False
+    if os.environ.get("FORCE_COLOR"):
+        return True
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty()) and os.environ.get("TERM") != "dumb"
+
+
+class ProgressBar:
+    """A progress bar on stderr, started only when the run turns out to be long."""
+
+    def __init__(self) -> None:
+        self._bar = None
+        self._task = None
+
+    def __call__(self, done: int, total: int) -> None:
+        if self._bar is None:
+            from rich.console import Console
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+            self._bar = Progress(TextColumn("linting"), BarColumn(), MofNCompleteColumn(), TextColumn("tools"),
+                                 TimeElapsedColumn(), console=Console(stderr=True), transient=True)
+            self._bar.start()
+            self._task = self._bar.add_task("lint", total=total)
+        self._bar.update(self._task, completed=done, total=total)
+
+    def close(self) -> None:
+        if self._bar is not None:
+            self._bar.stop()
+
+
+@contextmanager
+def progress_bar(enabled: bool) -> Iterator[ProgressBar | None]:
+    bar = ProgressBar() if enabled else None
+    try:
+        yield bar
+    finally:
+        if bar is not None:
+            bar.close()
+
+
+def _emit(text: str, output: str | None, color: bool) -> None:
+    if output is None:
+        click.echo(text, nl=False, color=color)
+        return
+    try:
+        Path(output).write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise CommandError(f"--output {output}: cannot write: {exc.strerror or exc}") from None
+
+
+def _comma_choice(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    return value.strip() if value is not None else None
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.version_option(__version__, prog_name="toolclause")
+def cli() -> None:
+    """LLM tool definitions as contracts: linted, exported, versioned and enforced."""
+
+
+@cli.command("lint")
+@click.argument("paths", nargs=-1)
+@click.option("--target", "targets", callback=_comma_choice, metavar="LIST",
+              help="Providers to check against, comma separated: openai, openai-strict, anthropic, "
+                   "anthropic-strict, gemini, mcp, all.")
+@click.option("--format", "output_format", type=click.Choice(list(REPORTERS)), default="text", show_default=True)
+@click.option("--select", metavar="CODES", help="Only these rule codes or prefixes (e.g. S,N001).")
+@click.option("--ignore", metavar="CODES", help="Skip these rule codes or prefixes (added to the configuration's).")
+@click.option("--fail-on", type=click.Choice(["error", "warning", "info", "never"]),
+              help="Exit 1 when a finding is at or above this severity [default: configuration, else error].")
+@click.option("--fix", is_flag=True, help="Apply safe fixes to the files, then report what remains.")
+@click.option("--config", "config_file", metavar="FILE",
+              help="A toolclause.toml or pyproject.toml [default: found from the current directory].")
+@click.option("--baseline", metavar="FILE", help="Report only findings not recorded in this baseline.")
+@click.option("--write-baseline", metavar="FILE", help="Record the current findings as the baseline.")
+@click.option("--input-format", type=click.Choice(list(INPUT_FORMATS)), default="auto", show_default=True,
+              help="The shape of the tool objects when detection guesses wrong.")
+@click.option("--output", "-o", metavar="FILE", help="Write the report to FILE instead of standard output.")
+@click.option("--server", metavar="CMD", help="Lint a live MCP server over stdio (a later release).")
+@click.option("--url", metavar="URL", help="Lint a live MCP server over Streamable HTTP (a later release).")
+def lint_command(paths: tuple[str, ...], targets: str | None, output_format: str, select: str | None,
+                 ignore: str | None, fail_on: str | None, fix: bool, config_file: str | None,
+                 baseline: str | None, write_baseline: str | None, input_format: str, output: str | None,
+                 server: str | None, url: str | None) -> None:
+    """Lint tool definitions in PATHS (files or folders; - for standard input)."""
+    if server is not None or url is not None:
+        raise CommandError(LIVE_SERVERS_LATER.format(option="--server" if server is not None else "--url"))
+    if not paths:
+        raise click.UsageError("give at least one PATH (a file, a folder, or - for standard input)")
+    request = LintRequest(paths=paths, targets=targets, select=select, ignore=ignore, fail_on=fail_on, fix=fix,
+                          config_file=config_file, baseline=baseline, write_baseline=write_baseline,
+                          input_format=input_format)
+    show_progress = bool(getattr(sys.stderr, "isatty", None) and sys.stderr.isatty())
+    try:
+        with progress_bar(show_progress) as progress:
+            run, config = run_lint(request, progress)
+    except CliError as exc:
+        raise CommandError(str(exc)) from None
+    color = output is None and output_format == "text" and wants_color(sys.stdout)
+    _emit(REPORTERS[output_format](run, color=color), output, color)
+    code = exit_code(run, config.fail_on)
+    if output_format != "text":
+        # the machine formats have fixed shapes; what --fix and the baseline did goes to stderr
+        if run.fixes is not None:
+            click.echo(f"toolclause: fixed {len(run.fixes.applied)} finding(s) in {len(run.fixes.files_changed)} "
+                       f"file(s); {len(run.fixes.skipped)} fix(es) could not be applied", err=True)
+        if run.hidden_by_baseline:
+            click.echo(f"toolclause: {run.hidden_by_baseline} finding(s) hidden by the baseline", err=True)
+    if code == 2 and output_format != "text" and output is None:
+        # machine formats keep stdout parseable; say why the exit is 2 on stderr too
+        click.echo(f"toolclause: error: {len(run.report.unreadable)} input(s) could not be read "
+                   f"(first: {run.report.unreadable[0].file}: {run.report.unreadable[0].message})", err=True)
+    click.get_current_context().exit(code)
+
+
+@cli.command("rules")
+@click.argument("code", required=False)
+@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def rules_command(code: str | None, output_format: str) -> None:
+    """List every rule, or show one rule's documentation (e.g. `toolclause rules S003`)."""
+    try:
+        text = render_rules(code, output_format, color=output_format == "text" and wants_color(sys.stdout))
+    except CliError as exc:
+        raise CommandError(str(exc)) from None
+    click.echo(text, nl=False, color=wants_color(sys.stdout))
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """The console script.  Unexpected errors become one line (set TOOLCLAUSE_DEBUG=1 for the traceback)."""
+    try:
+        cli.main(args=list(argv) if argv is not None else None, prog_name="toolclause", standalone_mode=True)
+    except SystemExit:
+        raise
+    except KeyboardInterrupt:
+        click.echo("toolclause: interrupted", err=True)
+        sys.exit(130)
+    except Exception as exc:  # a bug, or input nothing anticipated: still no traceback by default
+        if os.environ.get("TOOLCLAUSE_DEBUG"):
+            traceback.print_exc()
+        click.echo(f"toolclause: internal error: {type(exc).__name__}: {exc} "
+                   f"(set TOOLCLAUSE_DEBUG=1 to see where; please report it)", err=True)
+        sys.exit(2)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,66 @@
+"""What every reporter is given: the finished run, as data."""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import PurePath
+
+from ...lint.engine import LintReport
+from ...lint.fix import SkippedFix
+from ...model import Diagnostic
+
+
+@dataclass
+class FixSummary:
+    """What `--fix` did: the findings it fixed, the fixes it could not apply, the files it wrote."""
+
+    applied: list[Diagnostic] = field(default_factory=list)
+    skipped: list[SkippedFix] = field(default_factory=list)
+    files_changed: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # e.g. "standard input is never written back"
+
+
+@dataclass
+class LintRun:
+    """A finished lint run: the report (after the baseline), and what surrounded it.
+
+    `tools_by_file` lists each file's tool names in order (JUnit needs the tools
+    with no findings too).  `hidden_by_baseline` counts findings the baseline
+    accepted.  `cwd` is where paths given as relative are relative to.
+    """
+
+    report: LintReport
+    tools_by_file: dict[str, list[str]] = field(default_factory=dict)
+    hidden_by_baseline: int = 0
+    fixes: FixSummary | None = None
+    baseline_written: str | None = None
+    cwd: str = field(default_factory=os.getcwd)
+
+    def relative_path(self, file: str | None) -> str:
+        """A path for reports that want one relative to the working directory, '/' separated."""
+        if not file:
+            return ""
+        if file == "-" or file.startswith("<"):
+            return file
+        if os.path.isabs(file):
+            try:
+                relative = os.path.relpath(file, self.cwd)
+            except ValueError:
+                return PurePath(file).as_posix()
+            if not relative.startswith(".."):
+                file = relative
+        return PurePath(os.path.normpath(file)).as_posix()
+
+
+def plural(count: int, word: str, many: str | None = None) -> str:
+    return f"{count} {word if count == 1 else (many or word + 's')}"
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`(\"'])")
+
+
+def first_sentence(text: str) -> str:
+    """The first sentence of a rule's summary, for one-line listings."""
+    return _SENTENCE_END.split(" ".join(text.split()), maxsplit=1)[0]

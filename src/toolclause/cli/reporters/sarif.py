@@ -1,0 +1,142 @@
+"""`--format sarif`: SARIF 2.1.0, for GitHub code scanning and other SARIF viewers.
+
+Every rule of the catalogue is described in `tool.driver.rules` (from its
+documentation); each finding is a result that names its file (relative, under
+%SRCROOT%), its line and column when known, the tool as a logical location and
+the JSON Pointer as a property.  `partialFingerprints` use the same identity as
+the baseline (code, file, tool, pointer), so a finding keeps its identity when
+lines move.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from ... import __version__
+from ...model import Diagnostic, Severity
+from ...rules import ALL_RULES
+from ...rules.base import Rule
+from ...rules.docs import parse_doc
+from .base import LintRun, first_sentence
+
+SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
+INFORMATION_URI = "https://github.com/toolclause/toolclause"  # the repository named in README.md
+_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
+
+
+def _rule_descriptor(rule: type[Rule]) -> dict[str, Any]:
+    doc = parse_doc(rule)
+    what = doc.sections.get("What it does", "").strip()
+    why = doc.sections.get("Why is this bad?", "").strip()
+    summary = rule.summary() or rule.name
+    descriptor: dict[str, Any] = {
+        "id": rule.code,
+        "name": rule.name,
+        "shortDescription": {"text": first_sentence(summary)},
+        "fullDescription": {"text": " ".join(what.split()) or summary},
+        "help": {"text": " ".join((what + "\n\n" + why).split()) or summary,
+                 "markdown": rule.documentation() or summary},
+        "defaultConfiguration": {"level": _LEVEL[rule.severity]},
+        "properties": {"fixable": bool(rule.fixable), "targets": sorted(rule.targets)},
+    }
+    return descriptor
+
+
+def _unknown_descriptor(d: Diagnostic) -> dict[str, Any]:
+    # a finding from a rule outside the catalogue (the engine's own depth check)
+    return {"id": d.code, "name": d.name, "shortDescription": {"text": d.name},
+            "defaultConfiguration": {"level": _LEVEL[d.severity]}}
+
+
+def fingerprint(d: Diagnostic, uri: str) -> str:
+    identity = "\x1f".join((d.code, uri, d.tool or "", d.pointer))
+    return hashlib.sha256(identity.encode("utf-8")).hexdigest()
+
+
+def _uri(path: str) -> str:
+    return "stdin" if path == "-" else quote(path, safe="/")
+
+
+def _artifact(path: str) -> dict[str, Any]:
+    artifact = {"uri": _uri(path)}
+    if not Path(path).is_absolute() and path != "-":
+        artifact["uriBaseId"] = "%SRCROOT%"
+    return artifact
+
+
+def _result(d: Diagnostic, rule_index: int, path: str, artifact: dict[str, Any]) -> dict[str, Any]:
+    physical: dict[str, Any] = {"artifactLocation": dict(artifact)}
+    if d.line is not None and d.line >= 1:
+        region: dict[str, Any] = {"startLine": d.line}
+        if d.column is not None and d.column >= 1:
+            region["startColumn"] = d.column
+        physical["region"] = region
+    location: dict[str, Any] = {"physicalLocation": physical}
+    if d.tool:
+        location["logicalLocations"] = [{"name": d.tool, "fullyQualifiedName": f"{d.tool}{d.pointer}", "kind": "function"}]
+    message = d.message
+    if d.fix is not None:
+        message += f" (fix: {d.fix.description})"
+    result: dict[str, Any] = {
+        "ruleId": d.code,
+        "ruleIndex": rule_index,
+        "level": _LEVEL[d.severity],
+        "message": {"text": message},
+        "locations": [location],
+        "partialFingerprints": {"toolclauseFinding/v1": fingerprint(d, path)},
+        "properties": {"tool": d.tool, "pointer": d.pointer, "name": d.name},
+    }
+    if d.fix is not None:
+        result["properties"]["fix"] = {"description": d.fix.description, "safe": d.fix.safe}
+    return result
+
+
+def _notification(problem: Any, run: LintRun) -> dict[str, Any]:
+    path = run.relative_path(problem.file)
+    where = f" at {problem.pointer}" if problem.pointer else ""
+    physical: dict[str, Any] = {"artifactLocation": {"uri": _uri(path)}}
+    if problem.line:
+        physical["region"] = {"startLine": problem.line}
+    return {"level": "error", "message": {"text": f"cannot read {path}{where}: {problem.message}"},
+            "locations": [{"physicalLocation": physical}]}
+
+
+def build(run: LintRun) -> dict[str, Any]:
+    rules = [_rule_descriptor(rule) for rule in ALL_RULES]
+    index = {rule.code: position for position, rule in enumerate(ALL_RULES)}
+    results = []
+    artifacts: dict[str | None, tuple[str, dict[str, Any]]] = {}
+    for d in run.report.diagnostics:
+        if d.code not in index:
+            index[d.code] = len(rules)
+            rules.append(_unknown_descriptor(d))
+        if d.file not in artifacts:  # a few files, many findings: work a path out once
+            path = run.relative_path(d.file)
+            artifacts[d.file] = (path, _artifact(path))
+        results.append(_result(d, index[d.code], *artifacts[d.file]))
+    root = Path(run.cwd).resolve().as_uri().rstrip("/") + "/"
+    invocation: dict[str, Any] = {"executionSuccessful": not run.report.unreadable}
+    if run.report.unreadable:
+        invocation["toolExecutionNotifications"] = [_notification(u, run) for u in run.report.unreadable]
+    return {
+        "$schema": SCHEMA_URI,
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {"name": "toolclause", "version": __version__, "semanticVersion": __version__,
+                                "informationUri": INFORMATION_URI, "rules": rules}},
+            "originalUriBaseIds": {"%SRCROOT%": {"uri": root}},
+            "invocations": [invocation],
+            "results": results,
+            "properties": {"tools": run.report.tools, "files": run.report.files,
+                           "hiddenByBaseline": run.hidden_by_baseline},
+        }],
+    }
+
+
+def render(run: LintRun, *, color: bool = False) -> str:
+    # compact: SARIF is read by machines, and json's C encoder only runs without indent
+    return json.dumps(build(run), ensure_ascii=False, separators=(",", ":")) + "\n"

@@ -1,0 +1,244 @@
+"""Running `toolclause lint`: request in, finished run out.
+
+Kept apart from argument parsing (main.py) so it can be called and tested
+without click.  It reads and writes files (inputs, --fix, baselines) but never
+prints or exits: problems the user must fix are raised as `CliError` (exit 2).
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterable, Sequence
+
+from ..lint.baseline import BaselineError, dumps_baseline, filter_new, parse_baseline
+from ..lint.config import ConfigError, LintConfig, discover_config, parse_targets, read_config_file
+from ..lint.engine import LintReport, lint_contracts, lint_loaded, sort_key
+from ..lint.fix import SkippedFix
+from ..load import LoadResult, load_paths
+from ..model import Diagnostic, Severity, ToolContract
+from ..rules import BY_CODE
+from ..rules.base import LintContext
+from ..suggest import closest
+from .fixing import fix_pass
+from .reporters.base import FixSummary, LintRun
+
+MAX_FIX_PASSES = 5  # a fix may expose another (an unknown type fixed to "object" is then an open object)
+BATCH_TOOLS = 500
+LONG_RUN_TOOLS = 2000  # a progress bar is worth showing above this many tools…
+LONG_RUN_FILES = 50  # …or this many files
+ENGINE_CODES = ("S001",)  # reported by the engine itself (schema too deep), not by a registered rule
+
+Progress = Callable[[int, int], None]  # (tools done, tools in all)
+
+
+class CliError(Exception):
+    """A problem with the command line, a configuration or a baseline: exit 2 with this message."""
+
+
+@dataclass(frozen=True)
+class LintRequest:
+    paths: tuple[str, ...]
+    targets: str | None = None
+    select: str | None = None
+    ignore: str | None = None
+    fail_on: str | None = None
+    fix: bool = False
+    config_file: str | None = None
+    baseline: str | None = None
+    write_baseline: str | None = None
+    input_format: str = "auto"
+    cwd: str = field(default_factory=os.getcwd)  # inputs are read as given (relative to the process's directory);
+    # cwd anchors the configuration search and baseline paths
+
+
+# --------------------------------------------------------------------------- configuration
+
+def _selectors(value: str | None, option: str) -> tuple[str, ...] | None:
+    if value is None:
+        return None
+    codes = tuple(v.strip().upper() for v in value.split(",") if v.strip())
+    known = sorted(set(BY_CODE) | set(ENGINE_CODES))
+    for code in codes:
+        if code != "ALL" and not any(k.startswith(code) for k in known):
+            hint = closest(code, known)
+            raise CliError(f"{option}: {code!r} is not a rule code or prefix"
+                           + (f"; did you mean {hint!r}?" if hint else "; see `toolclause rules`"))
+    return codes
+
+
+def build_config(request: LintRequest) -> LintConfig:
+    """The configuration file (given, or found from the working directory) with the flags on top."""
+    try:
+        if request.config_file:
+            path = Path(request.cwd, request.config_file)
+            if not path.is_file():
+                raise CliError(f"--config {request.config_file}: no such file")
+            config = read_config_file(path)
+        else:
+            config = discover_config(Path(request.cwd))
+        targets = parse_targets(request.targets) if request.targets is not None else None
+    except ConfigError as exc:
+        raise CliError(str(exc)) from None
+    select = _selectors(request.select, "--select")
+    ignore = _selectors(request.ignore, "--ignore")
+    return config.with_overrides(
+        targets=targets,
+        select=select,
+        # flags add to the configuration's ignores, as a one-off exception would
+        ignore=tuple(config.ignore) + ignore if ignore else None,
+        fail_on=request.fail_on,
+    )
+
+
+# --------------------------------------------------------------------------- linting
+
+def lint_in_batches(tools: Sequence[ToolContract], config: LintConfig, progress: Progress) -> list[Diagnostic]:
+    """The same findings as one lint_contracts call, reported as it goes.
+
+    Batches hold whole tool lists (same file and group), so list rules see
+    exactly the tools they would in one call; one context keeps rule caches.
+    """
+    groups: dict[tuple[str, str], list[ToolContract]] = {}
+    for tool in tools:
+        groups.setdefault((tool.origin.file, tool.origin.group), []).append(tool)
+    ctx = LintContext(targets=config.targets, options=config.rule_options, budgets=config.budgets)
+    diagnostics: list[Diagnostic] = []
+    batch: list[ToolContract] = []
+    done = 0
+    for members in groups.values():
+        batch.extend(members)
+        if len(batch) >= BATCH_TOOLS:
+            diagnostics.extend(lint_contracts(batch, config, ctx))
+            done += len(batch)
+            progress(done, len(tools))
+            batch = []
+    if batch:
+        diagnostics.extend(lint_contracts(batch, config, ctx))
+        progress(len(tools), len(tools))
+    diagnostics.sort(key=sort_key)
+    return diagnostics
+
+
+def lint_loaded_result(loaded: LoadResult, config: LintConfig, progress: Progress | None) -> LintReport:
+    long_run = len(loaded.tools) > LONG_RUN_TOOLS or loaded.files >= LONG_RUN_FILES
+    if progress is None or not long_run:
+        return lint_loaded(loaded.tools, loaded.unreadable, loaded.files, config)
+    diagnostics = lint_in_batches(loaded.tools, config, progress)
+    return LintReport(diagnostics=diagnostics, tools=len(loaded.tools), files=loaded.files,
+                      unreadable=list(loaded.unreadable))
+
+
+def _load(request: LintRequest) -> LoadResult:
+    fmt = None if request.input_format == "auto" else request.input_format
+    return load_paths(list(request.paths), fmt)
+
+
+def _reload_after_fix(request: LintRequest, first: LoadResult) -> LoadResult:
+    """Read the files again; standard input cannot be re-read, so its tools are kept as they were."""
+    on_disk = tuple(p for p in request.paths if p != "-")
+    fmt = None if request.input_format == "auto" else request.input_format
+    loaded = load_paths(list(on_disk), fmt) if on_disk else LoadResult()
+    if "-" in request.paths:
+        loaded.tools.extend(t for t in first.tools if t.origin.file == "-")
+        loaded.unreadable.extend(u for u in first.unreadable if u.file == "-")
+        loaded.files += 1
+    return loaded
+
+
+def _merge_fixes(total: FixSummary, one: FixSummary) -> None:
+    total.applied.extend(one.applied)
+    total.files_changed.extend(f for f in one.files_changed if f not in total.files_changed)
+    total.notes.extend(n for n in one.notes if n not in total.notes)
+    total.skipped = one.skipped  # a fix skipped earlier is tried again on each pass; the last word counts
+
+
+def _fix(request: LintRequest, loaded: LoadResult, report: LintReport, config: LintConfig,
+         progress: Progress | None) -> tuple[LoadResult, LintReport, FixSummary]:
+    total = FixSummary()
+    for _ in range(MAX_FIX_PASSES):
+        one = fix_pass(report.diagnostics, loaded.tools)
+        _merge_fixes(total, one)
+        if not one.files_changed:
+            break
+        loaded = _reload_after_fix(request, loaded)
+        report = lint_loaded_result(loaded, config, progress)
+    remaining = [d for d in report.diagnostics if d.fix is not None and d.fix.safe and d.fix.edits and d.file != "-"]
+    reported = {id(s.diagnostic) for s in total.skipped}
+    total.skipped.extend(SkippedFix(d, f"still present after {MAX_FIX_PASSES} passes of --fix")
+                         for d in remaining if id(d) not in reported and any(d.file == f for f in total.files_changed))
+    return loaded, report, total
+
+
+# --------------------------------------------------------------------------- baselines
+
+def _read_baseline(request: LintRequest) -> Counter | None:
+    if not request.baseline:
+        return None
+    path = Path(request.cwd, request.baseline)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise CliError(f"--baseline {request.baseline}: no such file (create it with --write-baseline {request.baseline})") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CliError(f"--baseline {request.baseline}: cannot read: {exc}") from None
+    try:
+        return parse_baseline(text, request.baseline)
+    except BaselineError as exc:
+        raise CliError(str(exc)) from None
+
+
+def _base_dir(baseline_path: str) -> str:
+    return os.path.dirname(baseline_path) or "."
+
+
+def _write_baseline(request: LintRequest, diagnostics: Iterable[Diagnostic]) -> Counter:
+    assert request.write_baseline
+    text = dumps_baseline(diagnostics, _base_dir(request.write_baseline), request.cwd)
+    try:
+        Path(request.cwd, request.write_baseline).write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise CliError(f"--write-baseline {request.write_baseline}: cannot write: {exc.strerror or exc}") from None
+    return parse_baseline(text, request.write_baseline)
+
+
+# --------------------------------------------------------------------------- the run
+
+def run_lint(request: LintRequest, progress: Progress | None = None) -> tuple[LintRun, LintConfig]:
+    config = build_config(request)
+    accepted = _read_baseline(request)  # a bad baseline fails before any work
+    loaded = _load(request)
+    report = lint_loaded_result(loaded, config, progress)
+    fixes = None
+    if request.fix:
+        loaded, report, fixes = _fix(request, loaded, report, config, progress)
+    hidden = 0
+    baseline_dir = None
+    if request.write_baseline:
+        accepted = _write_baseline(request, report.diagnostics)
+        baseline_dir = _base_dir(request.write_baseline)
+    elif request.baseline:
+        baseline_dir = _base_dir(request.baseline)
+    if accepted is not None and baseline_dir is not None:
+        report.diagnostics, hidden = filter_new(report.diagnostics, accepted, baseline_dir, request.cwd)
+    tools_by_file: dict[str, list[str]] = {}
+    for tool in loaded.tools:
+        tools_by_file.setdefault(tool.origin.file, []).append(tool.name)
+    run = LintRun(report=report, tools_by_file=tools_by_file, hidden_by_baseline=hidden, fixes=fixes,
+                  baseline_written=request.write_baseline, cwd=request.cwd)
+    return run, config
+
+
+def exit_code(run: LintRun, fail_on: str) -> int:
+    """2 when anything was unreadable; 1 when a finding is at or above `fail_on`; else 0."""
+    if run.report.unreadable:
+        return 2
+    if fail_on == "never":
+        return 0
+    threshold = Severity.parse(fail_on)
+    return 1 if any(d.severity >= threshold for d in run.report.diagnostics) else 0
+
+
+__all__ = ["CliError", "LintRequest", "build_config", "exit_code", "lint_in_batches", "run_lint"]

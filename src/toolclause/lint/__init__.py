@@ -1,0 +1,1 @@
+"""Running rules: engine, configuration, fixes and baselines."""

@@ -1,0 +1,68 @@
+"""Helpers the description rules share: readable property paths and schema facts."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...model import ToolContract, resolve_pointer, split_pointer
+from ...schema.walk import NodeKind, SchemaNode
+
+STRING_TYPES = frozenset({"string", "str", "String"})
+"""`str` and `String` are not JSON Schema, but they certainly mean a string (S002 reports them)."""
+
+COMPOSITION = ("$ref", "$dynamicRef", "anyOf", "oneOf", "allOf", "not")
+
+
+def property_path(node: SchemaNode) -> str:
+    """`address.city`, `items[].name` — the property as a person would name it."""
+    parts: list[str] = []
+    current: SchemaNode | None = node
+    while current is not None and current.parent is not None:
+        if current.kind is NodeKind.PROPERTY:
+            parts.append(str(current.key))
+        elif current.kind is NodeKind.ITEMS:
+            parts.append("[]")
+        current = current.parent
+    text = ""
+    for part in reversed(parts):
+        text += part if part == "[]" or not text else "." + part
+    return text or str(node.key)
+
+
+def is_string(schema: dict[str, Any]) -> bool:
+    kind = schema.get("type")
+    if isinstance(kind, str):
+        return kind in STRING_TYPES
+    if isinstance(kind, list):
+        names = [k for k in kind if k != "null"]
+        return len(names) == 1 and names[0] in STRING_TYPES
+    return False
+
+
+def text_of(schema: dict[str, Any], key: str = "description") -> str:
+    value = schema.get(key)
+    return value.strip() if isinstance(value, str) else ""
+
+
+def resolve_local(tool: ToolContract, ref: Any) -> dict[str, Any] | None:
+    """The subschema a local `$ref` ("#/$defs/x") names inside the input schema, or None."""
+    if not isinstance(ref, str) or not ref.startswith("#") or not isinstance(tool.input_schema, dict):
+        return None
+    try:
+        target = resolve_pointer(tool.input_schema, ref[1:]) if ref != "#" else tool.input_schema
+    except (KeyError, ValueError):
+        return None
+    return target if isinstance(target, dict) else None
+
+
+def raw_value(tool: ToolContract, canonical: str) -> tuple[bool, Any]:
+    """(present, value) of what the user's document holds at a canonical pointer."""
+    if tool.raw is None:
+        return False, None
+    try:
+        return True, resolve_pointer(tool.raw, tool.origin.pointers.to_original(canonical))
+    except KeyError:
+        return False, None
+
+
+__all__ = ["COMPOSITION", "is_string", "property_path", "raw_value", "resolve_local", "split_pointer", "text_of"]

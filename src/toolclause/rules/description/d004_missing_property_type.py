@@ -1,0 +1,84 @@
+"""missing-property-type (D004)
+
+## What it does
+Finds a property of the input schema, at any depth, that declares no `type`
+and nothing that fixes one either (`enum`, `const`, `$ref`, `anyOf`, `oneOf`,
+`allOf`, `not`).  Where the schema shows what the type must be (`properties`
+→ object, `items` → array, a `default` value) the message says so.
+
+## Why is this bad?
+With no type the model chooses one: `"5"` or `5`, `"true"` or `true`, a list
+or a comma-separated string.  The function then receives a value it was not
+written for.  OpenAI strict mode rejects such a schema outright.
+
+## Example
+```json
+{"name": "set_volume", "description": "Sets the speaker volume; returns the new level.",
+ "inputSchema": {"type": "object",
+                 "properties": {"level": {"description": "Volume from 0 to 100", "default": 50}}}}
+```
+
+## Use instead
+```json
+{"name": "set_volume", "description": "Sets the speaker volume; returns the new level.",
+ "inputSchema": {"type": "object",
+                 "properties": {"level": {"type": "integer", "description": "Volume from 0 to 100", "default": 50}}}}
+```
+
+## Fix safety
+The suggested type is read from the schema's own evidence, but adding a type can
+reject values that used to pass, so it is not applied by `--fix`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from ...model import Fix, Severity, ToolContract
+from ...schema.walk import NodeKind, SchemaNode
+from ..base import Finding, LintContext, Rule
+from ._common import COMPOSITION, property_path
+
+_FIXES_TYPE = ("type", "enum", "const") + COMPOSITION
+
+
+def _evident_type(schema: dict[str, Any]) -> str | None:
+    if isinstance(schema.get("properties"), dict):
+        return "object"
+    if "items" in schema or "prefixItems" in schema:
+        return "array"
+    default = schema.get("default")
+    if isinstance(default, bool):
+        return "boolean"
+    if isinstance(default, int):
+        return "integer"
+    if isinstance(default, float):
+        return "number"
+    if isinstance(default, str):
+        return "string"
+    if isinstance(default, list):
+        return "array"
+    if isinstance(default, dict):
+        return "object"
+    return None
+
+
+class MissingPropertyType(Rule):
+    code = "D004"
+    name = "missing-property-type"
+    severity = Severity.WARNING
+    node_kinds = frozenset({NodeKind.PROPERTY})
+
+    def check_node(self, node: SchemaNode, tool: ToolContract, ctx: LintContext) -> Iterable[Finding]:
+        if any(k in node.schema for k in _FIXES_TYPE):
+            return
+        path = property_path(node)
+        evident = _evident_type(node.schema)
+        if evident:
+            yield Finding(node.pointer, f"property '{path}' has no type; add \"type\": \"{evident}\" "
+                                        f"(what its {'default' if 'default' in node.schema else 'schema'} shows)",
+                          Fix(f"add \"type\": \"{evident}\" to '{path}'", safe=False))
+        else:
+            yield Finding(node.pointer, f"property '{path}' has no type, so a model must guess what to send; "
+                                        f"add a \"type\" (or an enum)",
+                          Fix(f"add a \"type\" to '{path}'", safe=False))

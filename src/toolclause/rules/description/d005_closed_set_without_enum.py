@@ -1,0 +1,80 @@
+"""closed-set-without-enum (D005)
+
+## What it does
+Finds a free string property (no `enum`, `const`, `format` or `pattern`)
+whose description lists the values it allows — "'asc' or 'desc'", "one of:
+A, B, C", "celsius or fahrenheit", "A-LINE, B-LINE, C-LINE", "섭씨 또는 화씨",
+"오름차순, 내림차순 중 하나" — and suggests the exact `enum`.  Lists given as
+examples ("e.g.", "such as", "for example", "예:") or left open ("etc.", "등",
+"otherwise …") are not closed sets and are not reported.  For free-text
+properties (`query`, `text`, `name` …) only an explicit cue ("one of",
+"allowed values", "중 하나") counts, since quoted words there are usually
+syntax help.
+
+## Why is this bad?
+Prose is a request; an enum is a contract.  Models send `Celsius`, `C`,
+`centigrade` or `섭씨` when only `celsius` works, and nothing rejects the value
+before the function sees it.  With an `enum`, strict modes constrain the model
+and validation rejects anything else.
+
+## Example
+```json
+{"name": "get_weather", "description": "Current weather for one city; returns temperature and sky.",
+ "inputSchema": {"type": "object",
+                 "properties": {"unit": {"type": "string", "description": "Temperature unit, celsius or fahrenheit"}}}}
+```
+
+## Use instead
+```json
+{"name": "get_weather", "description": "Current weather for one city; returns temperature and sky.",
+ "inputSchema": {"type": "object",
+                 "properties": {"unit": {"type": "string", "enum": ["celsius", "fahrenheit"],
+                                         "description": "Temperature unit"}}}}
+```
+
+## Fix safety
+The enum is read from prose and may miss a value the function accepts, so it
+is not applied by `--fix`.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Iterable
+
+from ...lexicon import split_identifier
+from ...model import Edit, Fix, Severity, ToolContract
+from ...schema.walk import NodeKind, SchemaNode
+from ..base import Finding, LintContext, Rule
+from ._closed_sets import FREE_TEXT_WORDS, closed_set
+from ._common import is_string, property_path, text_of
+
+_CONSTRAINED = frozenset({"enum", "const", "format", "pattern", "anyOf", "oneOf", "allOf", "$ref"})
+
+
+class ClosedSetWithoutEnum(Rule):
+    code = "D005"
+    name = "closed-set-without-enum"
+    severity = Severity.WARNING
+    node_kinds = frozenset({NodeKind.PROPERTY})
+
+    def check_node(self, node: SchemaNode, tool: ToolContract, ctx: LintContext) -> Iterable[Finding]:
+        schema = node.schema
+        if not _CONSTRAINED.isdisjoint(schema) or not is_string(schema):
+            return
+        description = text_of(schema)
+        if not description:
+            return
+        free_text = bool(FREE_TEXT_WORDS.intersection(split_identifier(node.key)))
+        found = closed_set(description, free_text)
+        if found is None:
+            return
+        values, listed = list(found[0]), found[1]
+        enum = json.dumps(values, ensure_ascii=False)
+        path = property_path(node)
+        quoted = listed if len(listed) <= 80 else listed[:77] + "..."
+        shown = enum if len(enum) <= 160 else json.dumps(values[:6], ensure_ascii=False)[:-1] + f", … ({len(values)} values)]"
+        yield Finding(node.pointer, f"property '{path}' takes any string, but its description lists the allowed "
+                                    f"values ({quoted!r}); add \"enum\": {shown}",
+                      Fix(f"add \"enum\": {enum} to '{path}'", safe=False,
+                          edits=(Edit("set", node.pointer + "/enum", values),)))

@@ -1,0 +1,76 @@
+"""unformatted-date (D007)
+
+## What it does
+Finds a string property that holds a date or a time but declares no `format`
+and no `pattern`.  Evidence: the name (`start_date`, `created_at`,
+`departure_time`, `timestamp`, `birthday`) or the description ("YYYY-MM-DD",
+"ISO 8601", "Date of the appointment", "예약 날짜", "출발 일시").  It suggests
+`format: date` or `format: date-time` per that evidence, or a `pattern` when
+the description gives a non-ISO format ("MM/DD/YYYY").  Integer and number
+properties (Unix timestamps) and natural-language dates ("tomorrow") are not
+reported; `update`, `data` and `format_type` are not dates.
+
+## Why is this bad?
+"Next Friday", "03/04/2025", "2025-04-03" and "Apr 3" all fit a bare string.
+The model picks one, the function parses another — and 03/04 is March in one
+country and April in the next.  A format makes the model write one shape and
+lets validation reject the rest.
+
+## Example
+```json
+{"name": "book_table", "description": "Books a table at one restaurant; returns the booking id.",
+ "inputSchema": {"type": "object",
+                 "properties": {"reservation_date": {"type": "string", "description": "예약 날짜"}}}}
+```
+
+## Use instead
+```json
+{"name": "book_table", "description": "Books a table at one restaurant; returns the booking id.",
+ "inputSchema": {"type": "object",
+                 "properties": {"reservation_date": {"type": "string", "format": "date", "description": "예약 날짜"}}}}
+```
+
+## Fix safety
+A format or pattern rejects values the function may have accepted before, so
+it is not applied by `--fix`.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Iterable
+
+from ...model import Edit, Fix, Severity, ToolContract
+from ...schema.walk import NodeKind, SchemaNode
+from ..base import Finding, LintContext, Rule
+from ._common import is_string, property_path, text_of
+from ._dates import date_suggestion
+
+_SETTLED = frozenset({"format", "pattern", "enum", "const", "$ref", "anyOf", "oneOf", "allOf"})
+
+
+class UnformattedDate(Rule):
+    code = "D007"
+    name = "unformatted-date"
+    severity = Severity.WARNING
+    node_kinds = frozenset({NodeKind.PROPERTY})
+
+    def check_node(self, node: SchemaNode, tool: ToolContract, ctx: LintContext) -> Iterable[Finding]:
+        schema = node.schema
+        if not isinstance(node.key, str) or not _SETTLED.isdisjoint(schema) or not is_string(schema):
+            return
+        found = date_suggestion(node.key, text_of(schema))
+        if found is None:
+            return
+        why, keyword, value = found
+        path = property_path(node)
+        if value is None:
+            yield Finding(node.pointer, f"property '{path}' holds a date/time ({why}) but has no format or pattern; "
+                                        f"add a \"pattern\" for that format (or use \"format\": \"date\")",
+                          Fix(f"add a \"pattern\" to '{path}'", safe=False))
+            return
+        addition = f"\"{keyword}\": {json.dumps(value)}"
+        yield Finding(node.pointer, f"property '{path}' holds a date/time ({why}) but has no format or pattern; "
+                                    f"add {addition}",
+                      Fix(f"add {addition} to '{path}'", safe=False,
+                          edits=(Edit("set", f"{node.pointer}/{keyword}", value),)))

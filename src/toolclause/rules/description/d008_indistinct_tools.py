@@ -1,0 +1,100 @@
+"""indistinct-tools (D008)
+
+## What it does
+Finds two tools in one list whose descriptions say the same thing — the same
+content words (ignoring case, punctuation, filler and plural/tense endings) in
+nearly the same order (rapidfuzz ratio ≥ 90) — when neither description
+draws a contrast ("use X instead", "unlike X", "rather than", "X 대신",
+"X와 달리") or names the other tool.
+
+Tools are grouped by their set of content words first (a hash), so only tools
+that could match are ever compared: a list of 5,000 tools costs one pass.
+
+## Why is this bad?
+A model chooses a tool by its description.  When two read the same, it picks
+one at random, and half of the calls go to the wrong tool.
+
+## Example
+```json
+[{"name": "get_user", "description": "Returns the profile of one user.",
+  "inputSchema": {"type": "object", "properties": {"user_id": {"type": "string", "description": "User id"}}}},
+ {"name": "fetch_user", "description": "Returns the profile of a user.",
+  "inputSchema": {"type": "object", "properties": {"user_id": {"type": "string", "description": "User id"}}}}]
+```
+
+## Use instead
+```json
+[{"name": "get_user", "description": "Returns the profile of one user from the live directory.",
+  "inputSchema": {"type": "object", "properties": {"user_id": {"type": "string", "description": "User id"}}}},
+ {"name": "fetch_user", "description": "Returns a user's profile from last night's cache; use get_user instead when it must be current.",
+  "inputSchema": {"type": "object", "properties": {"user_id": {"type": "string", "description": "User id"}}}}]
+```
+
+## Fix safety
+No fix: only the author knows how the tools differ.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from typing import Iterable, Sequence
+
+from rapidfuzz import fuzz
+
+from ...lexicon import is_filler, stem, text_words
+from ...model import Fix, Severity, ToolContract
+from ..base import Finding, LintContext, Rule
+
+MIN_RATIO = 90.0
+_CONTRAST = re.compile(r"\b(?:instead|unlike|rather\s+than|as\s+opposed\s+to|in\s+contrast|differs?\s+from)\b"
+                       r"|대신|와\s*달리|과\s*달리|와\s*다르게|과\s*다르게", re.I)
+
+
+def content_stems(text: str) -> list[str]:
+    return [stem(w) for w in text_words(text) if not is_filler(w)]
+
+
+class IndistinctTools(Rule):
+    code = "D008"
+    name = "indistinct-tools"
+    severity = Severity.WARNING
+
+    def check_tools(self, tools: Sequence[ToolContract], ctx: LintContext) -> Iterable[tuple[ToolContract, Finding]]:
+        if len(tools) < 2:
+            return
+        buckets: dict[frozenset[str], list[tuple[ToolContract, str]]] = defaultdict(list)
+        for tool in tools:
+            if not isinstance(tool.description, str) or not isinstance(tool.name, str):
+                continue
+            stems = content_stems(tool.description)
+            if stems:
+                buckets[frozenset(stems)].append((tool, " ".join(stems)))
+        for members in buckets.values():
+            if len(members) > 1:
+                yield from self._compare(members)
+
+    def _compare(self, members: list[tuple[ToolContract, str]]) -> Iterable[tuple[ToolContract, Finding]]:
+        # Each tool is compared with the first tool of each cluster, not with every other tool.
+        clusters: list[tuple[ToolContract, str]] = []
+        for tool, text in members:
+            twin = next((c for c in clusters if c[0].name != tool.name and fuzz.ratio(text, c[1]) >= MIN_RATIO), None)
+            if twin is None:
+                if all(c[0].name != tool.name for c in clusters):
+                    clusters.append((tool, text))
+                continue
+            other = twin[0]
+            if self._contrasted(tool, other):
+                continue
+            yield tool, Finding("/description", (
+                f"tools '{tool.name}' and '{other.name}' have near-identical descriptions, so a model cannot tell "
+                f"them apart; say what each does that the other does not (or 'use {other.name} instead when …')"),
+                Fix("make the descriptions say how the tools differ", safe=False))
+
+    @staticmethod
+    def _contrasted(tool: ToolContract, other: ToolContract) -> bool:
+        for first, second in ((tool, other), (other, tool)):
+            text = first.description or ""
+            if _CONTRAST.search(text) or second.name in text:
+                return True
+        return False

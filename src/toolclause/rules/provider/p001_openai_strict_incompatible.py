@@ -1,0 +1,234 @@
+"""openai-strict-incompatible (P001)
+
+## What it does
+With the `openai-strict` target, reports every part of the input schema that
+OpenAI's strict mode (`"strict": true`, Structured Outputs) rejects, each
+reason as its own finding with the exact change:
+
+- a property missing from `required` (strict mode needs every key there; an
+  optional one becomes required and nullable: `["string", "null"]`);
+- an object without `"additionalProperties": false`, or without `properties`;
+- `allOf`, `oneOf`, `not`, `if`/`then`/`else`, `dependentRequired`,
+  `dependentSchemas`, `patternProperties` and `default`;
+- a `format` other than date-time, time, date, duration, email, hostname,
+  ipv4, ipv6 and uuid;
+- a subschema with no `type` (and no `anyOf`, `$ref`, `enum` or `const`);
+- a root that is not `type: object`, or a root `anyOf`;
+- the size limits: 5,000 properties, 10 nesting levels, 120,000 characters of
+  property names, definition names and enum/const values, 1,000 values in one
+  enum, 15,000 characters in a string enum of more than 250 values.
+
+Nothing below a keyword strict mode rejects is analysed (removing the keyword
+is the fix), nor below an `additionalProperties` schema.
+
+## Why is this bad?
+OpenAI answers such a request with a 400 ("'required' is required to be
+supplied and to be an array including every key in properties", "'default' is
+not permitted", "object schema missing properties"), so no call is made at all.
+
+## Example
+```json
+{"name": "get_weather", "description": "Current weather for one city, in the requested unit.",
+ "inputSchema": {"type": "object",
+                 "properties": {"city": {"type": "string", "description": "City name"},
+                                "unit": {"type": "string", "enum": ["celsius", "fahrenheit"],
+                                         "default": "celsius"}},
+                 "required": ["city"]}}
+```
+
+## Use instead
+```json
+{"name": "get_weather", "description": "Current weather for one city, in the requested unit.",
+ "inputSchema": {"type": "object",
+                 "properties": {"city": {"type": "string", "description": "City name"},
+                                "unit": {"type": ["string", "null"], "enum": ["celsius", "fahrenheit", null],
+                                         "description": "Temperature unit; null means celsius"}},
+                 "required": ["city", "unit"], "additionalProperties": false}}
+```
+
+## Fix safety
+Not applied by `--fix`: making a property required and nullable changes what
+the function receives (null instead of a missing key), and dropping a keyword
+moves a check into the function.  `toolclause export --strict` performs these
+changes on the exported copy instead.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Iterable
+
+from ...model import Edit, Fix, Severity, ToolContract
+from ...schema.walk import NodeKind, SchemaNode
+from ...targets import (JSON_SCHEMA_TYPES, OPENAI_STRICT_FORMATS, OPENAI_STRICT_LARGE_STRING_ENUM,
+                        OPENAI_STRICT_LARGE_STRING_ENUM_CHARS, OPENAI_STRICT_MAX_ENUM_VALUES,
+                        OPENAI_STRICT_MAX_NESTING, OPENAI_STRICT_MAX_PROPERTIES, OPENAI_STRICT_MAX_TOTAL_CHARS,
+                        OPENAI_STRICT_UNSUPPORTED_KEYWORDS)
+from ..base import Finding, LintContext, Rule
+from ..tightness._shapes import (ancestor_via, declared_types, is_nullable, is_object_schema, property_label,
+                                written_by_user)
+
+# Below these the subtree is not analysed: the fix removes (or replaces) the whole keyword.
+_NOT_ANALYSED_BELOW = frozenset(OPENAI_STRICT_UNSUPPORTED_KEYWORDS) | {
+    "additionalProperties", "propertyNames", "unevaluatedProperties"}
+_TYPE_NOT_NEEDED = ("anyOf", "$ref", "enum", "const", "allOf", "oneOf", "not", "if")
+
+
+class _SizeTally:
+    """Running totals for one tool's schema, so size limits need no second walk."""
+
+    __slots__ = ("tool", "properties", "chars", "reported")
+
+    def __init__(self, tool: ToolContract) -> None:
+        self.tool = tool
+        self.properties = 0
+        self.chars = 0
+        self.reported: set[str] = set()
+
+
+def _enum_chars(values: list[Any]) -> int:
+    return sum(len(v) if isinstance(v, str) else len(json.dumps(v)) for v in values
+               if isinstance(v, (str, int, float, bool)) or v is None)
+
+
+def nullable_change(schema: dict[str, Any]) -> str:
+    """The exact edit that lets a property accept null."""
+    types = schema.get("type")
+    unknown = [t for t in (types if isinstance(types, list) else [types]) if isinstance(t, str) and t not in JSON_SCHEMA_TYPES]
+    if unknown:
+        return f"make it nullable once its type {unknown[0]!r} is a JSON Schema type (e.g. [\"string\", \"null\"])"
+    enum = schema.get("enum")
+    enum_note = " and add null to its enum" if isinstance(enum, list) and None not in enum else ""
+    if isinstance(types, str):
+        return f"make its type {json.dumps([types, 'null'])}{enum_note}"
+    if isinstance(types, list):
+        return f"make its type {json.dumps([t for t in types if isinstance(t, str)] + ['null'])}{enum_note}"
+    if "anyOf" in schema:
+        return "add {\"type\": \"null\"} to its anyOf"
+    if "$ref" in schema:
+        return "wrap it as {\"anyOf\": [{\"$ref\": ...}, {\"type\": \"null\"}]}"
+    return "give it a type that includes \"null\""
+
+
+class OpenAIStrictIncompatible(Rule):
+    code = "P001"
+    name = "openai-strict-incompatible"
+    severity = Severity.ERROR
+    targets = frozenset({"openai-strict"})
+    all_nodes = True
+
+    def __init__(self) -> None:
+        self._tally: _SizeTally | None = None
+
+    def check_node(self, node: SchemaNode, tool: ToolContract, ctx: LintContext) -> Iterable[Finding]:
+        if self._tally is None or self._tally.tool is not tool or node.is_root:
+            self._tally = _SizeTally(tool)
+        if ancestor_via(node, _NOT_ANALYSED_BELOW):
+            return
+        schema = node.schema
+        yield from self._sizes(node, schema, self._tally)
+        if node.is_root:
+            yield from self._root(node, schema)
+        yield from self._keywords(node, schema)
+        if "type" not in schema and not any(k in schema for k in _TYPE_NOT_NEEDED) and not (
+                node.is_root and "object" not in declared_types(schema)):
+            yield Finding(node.pointer, f"{property_label(node)} has no \"type\"; strict mode needs one on every "
+                                        f"schema (\"schema must have a 'type' key\"): add the type it holds")
+        if is_object_schema(schema) and written_by_user(tool, node):
+            # objects a loader built from a parameter list cannot be edited in the user's format
+            yield from self._object(node, schema)
+        if node.kind is NodeKind.PROPERTY and not node.required and node.parent is not None:
+            yield self._optional(node, schema)
+
+    # ------------------------------------------------------------------ checks
+
+    def _root(self, node: SchemaNode, schema: dict[str, Any]) -> Iterable[Finding]:
+        if "anyOf" in schema:
+            yield Finding(node.pointer + "/anyOf", "the root of a strict schema cannot be anyOf; make the root one "
+                                                   "object and move the alternatives into a property")
+        if "object" not in declared_types(schema):
+            yield Finding(node.pointer, f"the root of a strict schema must be \"type\": \"object\" "
+                                        f"(found {json.dumps(schema.get('type'))})")
+
+    def _keywords(self, node: SchemaNode, schema: dict[str, Any]) -> Iterable[Finding]:
+        for keyword, instead in OPENAI_STRICT_UNSUPPORTED_KEYWORDS.items():
+            if keyword not in schema:
+                continue
+            if keyword == "allOf" and isinstance(schema["allOf"], list) and len(schema["allOf"]) == 1:
+                instead = "merge its single branch into this schema"
+            edits = (Edit("remove", f"{node.pointer}/{keyword}"),) if keyword == "default" else ()
+            yield Finding(f"{node.pointer}/{keyword}", f"strict mode does not permit '{keyword}' "
+                                                       f"({property_label(node)}); {instead}",
+                          Fix(f"remove '{keyword}'", safe=False, edits=edits))
+        fmt = schema.get("format")
+        if isinstance(fmt, str) and fmt not in OPENAI_STRICT_FORMATS:
+            yield Finding(node.pointer + "/format",
+                          f"strict mode does not support format '{fmt}' ({property_label(node)}); supported: "
+                          f"{', '.join(sorted(OPENAI_STRICT_FORMATS))} — remove it or use a \"pattern\"",
+                          Fix("remove 'format'", safe=False, edits=(Edit("remove", node.pointer + "/format"),)))
+
+    def _object(self, node: SchemaNode, schema: dict[str, Any]) -> Iterable[Finding]:
+        label = property_label(node)
+        extra = schema.get("additionalProperties", None)
+        if extra is not False:
+            if isinstance(extra, dict) and extra:
+                why = ("it describes a map (additionalProperties is a schema), which strict mode cannot express; "
+                       "list the keys in properties, or send the entries as an array of {key, value} objects")
+            else:
+                shown = "missing" if extra is None else json.dumps(extra)
+                why = f"set \"additionalProperties\": false (now {shown})"
+            yield Finding(node.pointer, f"strict mode needs \"additionalProperties\": false on every object; {label}: {why}",
+                          Fix("set \"additionalProperties\": false", safe=False,
+                              edits=(Edit("set", node.pointer + "/additionalProperties", False),)))
+        if not isinstance(schema.get("properties"), dict):
+            yield Finding(node.pointer, f"{label} is an object without \"properties\"; strict mode rejects it "
+                                        f"(\"object schema missing properties\"): add \"properties\" (\"{{}}\" "
+                                        f"for an object with no keys)",
+                          Fix("add \"properties\": {}", safe=False, edits=(Edit("set", node.pointer + "/properties", {}),)))
+
+    def _optional(self, node: SchemaNode, schema: dict[str, Any]) -> Finding:
+        name = node.key
+        if is_nullable(schema):
+            change = f"add '{name}' to required (it already accepts null)"
+        else:
+            change = f"add '{name}' to required and {nullable_change(schema)}"
+        return Finding(node.pointer, f"strict mode needs every property in \"required\"; '{name}' is optional: "
+                                     f"{change}, and treat null as \"not given\" in the function",
+                       Fix(change, safe=False))
+
+    def _sizes(self, node: SchemaNode, schema: dict[str, Any], tally: _SizeTally) -> Iterable[Finding]:
+        if node.kind in (NodeKind.PROPERTY, NodeKind.DEFINITION) and node.key is not None:
+            tally.chars += len(node.key)
+            if node.kind is NodeKind.PROPERTY:
+                tally.properties += 1
+        enum = schema.get("enum")
+        if isinstance(enum, list):
+            tally.chars += _enum_chars(enum)
+            if len(enum) > OPENAI_STRICT_MAX_ENUM_VALUES:
+                yield Finding(node.pointer + "/enum", f"{property_label(node)} has {len(enum):,} enum values; "
+                                                      f"strict mode allows at most {OPENAI_STRICT_MAX_ENUM_VALUES:,}")
+            elif len(enum) > OPENAI_STRICT_LARGE_STRING_ENUM and all(isinstance(v, str) for v in enum):
+                chars = _enum_chars(enum)
+                if chars > OPENAI_STRICT_LARGE_STRING_ENUM_CHARS:
+                    yield Finding(node.pointer + "/enum",
+                                  f"{property_label(node)} is a string enum of {len(enum):,} values holding "
+                                  f"{chars:,} characters; strict mode allows at most "
+                                  f"{OPENAI_STRICT_LARGE_STRING_ENUM_CHARS:,} characters in an enum of more "
+                                  f"than {OPENAI_STRICT_LARGE_STRING_ENUM} values")
+        if "const" in schema:
+            tally.chars += _enum_chars([schema["const"]])
+        if tally.properties > OPENAI_STRICT_MAX_PROPERTIES and "properties" not in tally.reported:
+            tally.reported.add("properties")
+            yield Finding(node.pointer, f"the schema has more than {OPENAI_STRICT_MAX_PROPERTIES:,} properties "
+                                        f"(this is number {tally.properties:,}); strict mode allows "
+                                        f"{OPENAI_STRICT_MAX_PROPERTIES:,} in total — split the tool")
+        if tally.chars > OPENAI_STRICT_MAX_TOTAL_CHARS and "chars" not in tally.reported:
+            tally.reported.add("chars")
+            yield Finding(node.pointer, f"property names, definition names and enum/const values pass "
+                                        f"{OPENAI_STRICT_MAX_TOTAL_CHARS:,} characters here; strict mode allows "
+                                        f"{OPENAI_STRICT_MAX_TOTAL_CHARS:,} in total — shorten enums or split the tool")
+        if node.depth > OPENAI_STRICT_MAX_NESTING and "depth" not in tally.reported:
+            tally.reported.add("depth")
+            yield Finding(node.pointer, f"{property_label(node)} is nested {node.depth} levels below the root; "
+                                        f"strict mode allows {OPENAI_STRICT_MAX_NESTING} levels of nesting — "
+                                        f"flatten the schema")

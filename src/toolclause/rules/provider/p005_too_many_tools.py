@@ -1,0 +1,84 @@
+"""too-many-tools (P005)
+
+## What it does
+Counts the tools of one list (one file, one `tools/list`, one benchmark entry)
+and reports a list longer than the `max-tools` budget (default 20).  With the
+`openai` or `openai-strict` target it also reports more than 128 tools, the
+hard limit of that API.  (Gemini's limit of 512 declarations is reported by
+P003, the Gemini rule, so it is not reported twice.)
+
+## Why is this bad?
+Models choose worse the more tools they see: OpenAI recommends fewer than 20
+functions at the start of a turn, and every definition costs prompt tokens on
+every turn.  Past the hard limits the request fails outright ("Invalid 'tools':
+array too long. Expected an array with maximum length 128").
+
+## Example
+```json
+[{"name": "tool_01", "description": "Look up one thing by id and return it."},
+ {"name": "tool_02", "description": "Look up one thing by id and return it."},
+ {"name": "tool_03", "description": "Look up one thing by id and return it."},
+ {"name": "tool_04", "description": "Look up one thing by id and return it."},
+ {"name": "tool_05", "description": "Look up one thing by id and return it."},
+ {"name": "tool_06", "description": "Look up one thing by id and return it."},
+ {"name": "tool_07", "description": "Look up one thing by id and return it."},
+ {"name": "tool_08", "description": "Look up one thing by id and return it."},
+ {"name": "tool_09", "description": "Look up one thing by id and return it."},
+ {"name": "tool_10", "description": "Look up one thing by id and return it."},
+ {"name": "tool_11", "description": "Look up one thing by id and return it."},
+ {"name": "tool_12", "description": "Look up one thing by id and return it."},
+ {"name": "tool_13", "description": "Look up one thing by id and return it."},
+ {"name": "tool_14", "description": "Look up one thing by id and return it."},
+ {"name": "tool_15", "description": "Look up one thing by id and return it."},
+ {"name": "tool_16", "description": "Look up one thing by id and return it."},
+ {"name": "tool_17", "description": "Look up one thing by id and return it."},
+ {"name": "tool_18", "description": "Look up one thing by id and return it."},
+ {"name": "tool_19", "description": "Look up one thing by id and return it."},
+ {"name": "tool_20", "description": "Look up one thing by id and return it."},
+ {"name": "tool_21", "description": "Look up one thing by id and return it."}]
+```
+
+## Use instead
+```json
+[{"name": "search_catalog", "description": "Search the catalog by keyword; returns matching item ids."},
+ {"name": "get_item", "description": "Fetch one catalog item by its id, with price and stock."}]
+```
+
+## Fix safety
+No automatic fix: split the list by task, or put a search/router tool in
+front of the rest.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, Sequence
+
+from ...model import Severity, ToolContract
+from ...targets import OPENAI_MAX_TOOLS, RECOMMENDED_MAX_TOOLS
+from ..base import Finding, LintContext, Rule
+
+BUDGET_KEY = "max-tools"
+
+
+class TooManyTools(Rule):
+    code = "P005"
+    name = "too-many-tools"
+    severity = Severity.WARNING
+
+    def check_tools(self, tools: Sequence[ToolContract], ctx: LintContext) -> Iterable[tuple[ToolContract, Finding]]:
+        budget = ctx.budget(BUDGET_KEY, RECOMMENDED_MAX_TOOLS)
+        if not isinstance(budget, int) or isinstance(budget, bool) or budget < 1:
+            budget = RECOMMENDED_MAX_TOOLS
+        count = len(tools)
+        if count > budget:
+            yield tools[budget], Finding("", f"this list has {count} tools, over the budget of {budget} ({BUDGET_KEY}); "
+                                             f"models pick the right tool less often as the list grows (OpenAI "
+                                             f"recommends fewer than {RECOMMENDED_MAX_TOOLS}) — split it by task "
+                                             f"or route through a search tool")
+        hard_limits = []
+        if ctx.targets & {"openai", "openai-strict"}:
+            hard_limits.append(("OpenAI", OPENAI_MAX_TOOLS))
+        for provider, limit in hard_limits:
+            if count > limit:
+                yield tools[limit], Finding("", f"this list has {count} tools; {provider} rejects more than {limit} "
+                                                f"in one request (this is number {limit + 1})")

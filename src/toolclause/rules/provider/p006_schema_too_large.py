@@ -1,0 +1,129 @@
+"""schema-too-large (P006)
+
+## What it does
+Estimates the prompt tokens each tool costs and reports a tool over the
+`tool-tokens` budget (default 1,000) and a list whose tools together pass the
+`list-tokens` budget (default 10,000).
+
+The estimate is the tool's MCP shape (name, title, description, inputSchema,
+outputSchema, annotations, _meta) written as compact JSON, in UTF-8 bytes,
+divided by 4.  For English JSON that is close to what OpenAI's and Anthropic's
+tokenizers count; for Korean, Chinese or Japanese text a character takes 3
+bytes, i.e. 0.75 estimated tokens, which still errs low.  Providers wrap each
+tool in their own framing, so real costs are a little higher: a finding is
+never an overestimate.
+
+## Why is this bad?
+Every tool definition is sent on every turn.  A 3,000-token tool costs that
+much on every request whether or not it is called, crowds the context, and
+makes the model's choice among tools worse.
+
+## Example
+```json
+{"name": "set_shipping", "description": "Record where the customer lives and where the order ships to.",
+ "inputSchema": {"type": "object", "additionalProperties": false, "required": ["home_country", "ship_to_country"],
+   "properties": {"home_country": {"type": "string", "description": "Country of residence",
+     "enum": ["Afghanistan", "Albania", "Algeria", "Andorra", "Angola", "Antigua and Barbuda", "Argentina", "Armenia", "Australia", "Austria", "Azerbaijan", "Bahamas", "Bahrain", "Bangladesh", "Barbados", "Belarus", "Belgium", "Belize", "Benin", "Bhutan", "Bolivia", "Bosnia and Herzegovina", "Botswana", "Brazil", "Brunei", "Bulgaria", "Burkina Faso", "Burundi", "Cabo Verde", "Cambodia", "Cameroon", "Canada", "Central African Republic", "Chad", "Chile", "China", "Colombia", "Comoros", "Congo", "Costa Rica", "Croatia", "Cuba", "Cyprus", "Czechia", "Denmark", "Djibouti", "Dominica", "Dominican Republic", "Ecuador", "Egypt", "El Salvador", "Equatorial Guinea", "Eritrea", "Estonia", "Eswatini", "Ethiopia", "Fiji", "Finland", "France", "Gabon", "Gambia", "Georgia", "Germany", "Ghana", "Greece", "Grenada", "Guatemala", "Guinea", "Guinea-Bissau", "Guyana", "Haiti", "Honduras", "Hungary", "Iceland", "India", "Indonesia", "Iran", "Iraq", "Ireland", "Israel", "Italy", "Jamaica", "Japan", "Jordan", "Kazakhstan", "Kenya", "Kiribati", "Kuwait", "Kyrgyzstan", "Laos", "Latvia", "Lebanon", "Lesotho", "Liberia", "Libya", "Liechtenstein", "Lithuania", "Luxembourg", "Madagascar", "Malawi", "Malaysia", "Maldives", "Mali", "Malta", "Marshall Islands", "Mauritania", "Mauritius", "Mexico", "Micronesia", "Moldova", "Monaco", "Mongolia", "Montenegro", "Morocco", "Mozambique", "Myanmar", "Namibia", "Nauru", "Nepal", "Netherlands", "New Zealand", "Nicaragua", "Niger", "Nigeria", "North Korea", "North Macedonia", "Norway", "Oman", "Pakistan", "Palau", "Panama", "Papua New Guinea", "Paraguay", "Peru", "Philippines", "Poland", "Portugal", "Qatar", "Romania", "Russia", "Rwanda", "Saint Kitts and Nevis", "Saint Lucia", "Saint Vincent and the Grenadines", "Samoa", "San Marino", "Sao Tome and Principe", "Saudi Arabia", "Senegal", "Serbia", "Seychelles", "Sierra Leone", "Singapore", "Slovakia", "Slovenia", "Solomon Islands", "Somalia", "South Africa", "South Korea", "South Sudan", "Spain", "Sri Lanka", "Sudan", "Suriname", "Sweden", "Switzerland", "Syria", "Tajikistan", "Tanzania", "Thailand", "Timor-Leste", "Togo", "Tonga", "Trinidad and Tobago", "Tunisia", "Turkey", "Turkmenistan", "Tuvalu", "Uganda", "Ukraine", "United Arab Emirates", "United Kingdom", "United States", "Uruguay", "Uzbekistan", "Vanuatu", "Venezuela", "Vietnam", "Yemen", "Zambia", "Zimbabwe"]},
+                  "ship_to_country": {"type": "string", "description": "Destination country",
+     "enum": ["Afghanistan", "Albania", "Algeria", "Andorra", "Angola", "Antigua and Barbuda", "Argentina", "Armenia", "Australia", "Austria", "Azerbaijan", "Bahamas", "Bahrain", "Bangladesh", "Barbados", "Belarus", "Belgium", "Belize", "Benin", "Bhutan", "Bolivia", "Bosnia and Herzegovina", "Botswana", "Brazil", "Brunei", "Bulgaria", "Burkina Faso", "Burundi", "Cabo Verde", "Cambodia", "Cameroon", "Canada", "Central African Republic", "Chad", "Chile", "China", "Colombia", "Comoros", "Congo", "Costa Rica", "Croatia", "Cuba", "Cyprus", "Czechia", "Denmark", "Djibouti", "Dominica", "Dominican Republic", "Ecuador", "Egypt", "El Salvador", "Equatorial Guinea", "Eritrea", "Estonia", "Eswatini", "Ethiopia", "Fiji", "Finland", "France", "Gabon", "Gambia", "Georgia", "Germany", "Ghana", "Greece", "Grenada", "Guatemala", "Guinea", "Guinea-Bissau", "Guyana", "Haiti", "Honduras", "Hungary", "Iceland", "India", "Indonesia", "Iran", "Iraq", "Ireland", "Israel", "Italy", "Jamaica", "Japan", "Jordan", "Kazakhstan", "Kenya", "Kiribati", "Kuwait", "Kyrgyzstan", "Laos", "Latvia", "Lebanon", "Lesotho", "Liberia", "Libya", "Liechtenstein", "Lithuania", "Luxembourg", "Madagascar", "Malawi", "Malaysia", "Maldives", "Mali", "Malta", "Marshall Islands", "Mauritania", "Mauritius", "Mexico", "Micronesia", "Moldova", "Monaco", "Mongolia", "Montenegro", "Morocco", "Mozambique", "Myanmar", "Namibia", "Nauru", "Nepal", "Netherlands", "New Zealand", "Nicaragua", "Niger", "Nigeria", "North Korea", "North Macedonia", "Norway", "Oman", "Pakistan", "Palau", "Panama", "Papua New Guinea", "Paraguay", "Peru", "Philippines", "Poland", "Portugal", "Qatar", "Romania", "Russia", "Rwanda", "Saint Kitts and Nevis", "Saint Lucia", "Saint Vincent and the Grenadines", "Samoa", "San Marino", "Sao Tome and Principe", "Saudi Arabia", "Senegal", "Serbia", "Seychelles", "Sierra Leone", "Singapore", "Slovakia", "Slovenia", "Solomon Islands", "Somalia", "South Africa", "South Korea", "South Sudan", "Spain", "Sri Lanka", "Sudan", "Suriname", "Sweden", "Switzerland", "Syria", "Tajikistan", "Tanzania", "Thailand", "Timor-Leste", "Togo", "Tonga", "Trinidad and Tobago", "Tunisia", "Turkey", "Turkmenistan", "Tuvalu", "Uganda", "Ukraine", "United Arab Emirates", "United Kingdom", "United States", "Uruguay", "Uzbekistan", "Vanuatu", "Venezuela", "Vietnam", "Yemen", "Zambia", "Zimbabwe"]}}}}
+```
+
+## Use instead
+```json
+{"name": "set_shipping", "description": "Record where the customer lives and where the order ships to.",
+ "inputSchema": {"type": "object", "additionalProperties": false, "required": ["home_country", "ship_to_country"],
+   "properties": {"home_country": {"type": "string", "pattern": "^[A-Z]{2}$",
+                                   "description": "Country of residence, ISO 3166-1 alpha-2 code (KR, US, DE)"},
+                  "ship_to_country": {"type": "string", "pattern": "^[A-Z]{2}$",
+                                      "description": "Destination country, ISO 3166-1 alpha-2 code"}}}}
+```
+
+## Fix safety
+No automatic fix: shorten descriptions, replace long enums with a code and a
+pattern, or split the tool.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Iterable, Sequence
+
+from ...model import Severity, ToolContract
+from ..base import Finding, LintContext, Rule
+
+TOOL_BUDGET_KEY, TOOL_BUDGET_DEFAULT = "tool-tokens", 1000
+LIST_BUDGET_KEY, LIST_BUDGET_DEFAULT = "list-tokens", 10_000
+BYTES_PER_TOKEN = 4
+
+
+def _budget(ctx: LintContext, key: str, default: int) -> int:
+    value = ctx.budget(key, default)
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else default
+
+
+def _walk_size(value: Any) -> int:
+    """Compact-JSON byte length without recursion, for schemas too deep for json.dumps."""
+    size, stack = 0, [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            size += 2 + max(len(item) - 1, 0)  # braces and commas
+            for key, sub in item.items():
+                size += len(json.dumps(str(key), ensure_ascii=False).encode()) + 1
+                stack.append(sub)
+        elif isinstance(item, list):
+            size += 2 + max(len(item) - 1, 0)
+            stack.extend(item)
+        else:
+            size += len(json.dumps(item, ensure_ascii=False, default=str).encode())
+    return size
+
+
+def estimate_tokens(tool: ToolContract) -> int:
+    """Compact JSON of the MCP shape, in UTF-8 bytes, divided by 4 (rounded up)."""
+    shape = tool.to_mcp()
+    try:
+        size = len(json.dumps(shape, ensure_ascii=False, separators=(",", ":"), default=str).encode())
+    except (RecursionError, ValueError, TypeError):
+        size = _walk_size(shape)
+    return -(-size // BYTES_PER_TOKEN)
+
+
+class SchemaTooLarge(Rule):
+    code = "P006"
+    name = "schema-too-large"
+    severity = Severity.WARNING
+
+    def __init__(self) -> None:
+        self._estimates: dict[int, tuple[ToolContract, int]] = {}
+
+    def _tokens(self, tool: ToolContract) -> int:
+        known = self._estimates.get(id(tool))
+        if known is not None and known[0] is tool:
+            return known[1]
+        tokens = estimate_tokens(tool)
+        self._estimates[id(tool)] = (tool, tokens)
+        return tokens
+
+    def check_tool(self, tool: ToolContract, ctx: LintContext) -> Iterable[Finding]:
+        budget = _budget(ctx, TOOL_BUDGET_KEY, TOOL_BUDGET_DEFAULT)
+        tokens = self._tokens(tool)
+        if tokens > budget:
+            yield Finding("", f"this tool costs about {tokens:,} prompt tokens on every turn (compact JSON / 4), "
+                              f"over the budget of {budget:,} ({TOOL_BUDGET_KEY}); shorten descriptions, replace "
+                              f"long enums, or split the tool")
+
+    def check_tools(self, tools: Sequence[ToolContract], ctx: LintContext) -> Iterable[tuple[ToolContract, Finding]]:
+        if not tools:
+            return
+        budget = _budget(ctx, LIST_BUDGET_KEY, LIST_BUDGET_DEFAULT)
+        costs = [(self._tokens(tool), index) for index, tool in enumerate(tools)]
+        total = sum(cost for cost, _ in costs)
+        if total <= budget:
+            return
+        largest = sorted(costs, reverse=True)[:3]
+        named = ", ".join(f"'{tools[i].name}' ({c:,})" for c, i in largest)
+        yield tools[largest[0][1]], Finding(
+            "", f"the {len(tools)} tools of this list cost about {total:,} prompt tokens on every turn, over the "
+                f"budget of {budget:,} ({LIST_BUDGET_KEY}); the largest are {named} — trim them or load tools on "
+                f"demand")

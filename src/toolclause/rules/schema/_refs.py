@@ -1,0 +1,140 @@
+"""Resolve `$ref`s inside one tool's schema, without fetching anything (used by S005 and S008).
+
+Only what a provider or MCP client can resolve on its own counts: a fragment
+of the same document (`#`, `#/json/pointer`, `#anchor`) or the URI of the
+document or of one of its embedded resources (`$id`).  Everything else is
+external.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterator
+from urllib.parse import unquote
+
+from ...model import escape_token, resolve_pointer, split_pointer
+from ...suggest import closest
+
+MAX_SCAN_DEPTH = 64  # the walker's own depth bound: deeper parts are not analysed anyway
+
+
+@dataclass(frozen=True, slots=True)
+class Resolution:
+    ok: bool
+    pointer: str | None = None   # JSON pointer of the target inside the root (when ok)
+    target: Any = None
+    external: bool = False       # the ref names another document
+    problem: str = ""            # why it does not resolve (when not ok and not external)
+
+
+def split_ref(ref: str) -> tuple[str, str | None]:
+    """(document part, fragment or None)."""
+    if "#" in ref:
+        document, fragment = ref.split("#", 1)
+        return document, fragment
+    return ref, None
+
+
+def _strip(uri: str) -> str:
+    return uri.rstrip("#")
+
+
+def iter_subschemas(schema: Any, pointer: str = "", depth: int = 0) -> Iterator[tuple[str, dict[str, Any]]]:
+    """Every dict in a schema document with its pointer (data keywords skipped), depth-bounded."""
+    stack: list[tuple[str, Any, int]] = [(pointer, schema, depth)]
+    while stack:
+        here, value, level = stack.pop()
+        if level > MAX_SCAN_DEPTH:
+            continue
+        if isinstance(value, dict):
+            yield here, value
+            for key, child in value.items():
+                if key in ("enum", "const", "default", "examples", "example") or not isinstance(child, (dict, list)):
+                    continue
+                stack.append((here + "/" + escape_token(key), child, level + 1))
+        elif isinstance(value, list):
+            for index, child in enumerate(value):
+                if isinstance(child, (dict, list)):
+                    stack.append((f"{here}/{index}", child, level + 1))
+
+
+class RefIndex:
+    """Anchors and embedded `$id`s of one root schema, built on first need."""
+
+    def __init__(self, root: dict[str, Any]) -> None:
+        self.root = root
+        self.anchors: dict[str, str] = {}
+        self.ids: dict[str, str] = {}
+        for pointer, node in iter_subschemas(root):
+            anchor = node.get("$anchor")
+            if isinstance(anchor, str):
+                self.anchors.setdefault(anchor, pointer)
+            dynamic = node.get("$dynamicAnchor")
+            if isinstance(dynamic, str):
+                self.anchors.setdefault(dynamic, pointer)
+            for id_key in ("$id", "id"):
+                ident = node.get(id_key)
+                if not isinstance(ident, str):
+                    continue
+                if ident.startswith("#"):  # draft 4–7 spell a plain-name anchor as an id
+                    self.anchors.setdefault(ident[1:], pointer)
+                elif pointer:
+                    self.ids.setdefault(_strip(ident), pointer)
+        self.root_id = _strip(root["$id"]) if isinstance(root.get("$id"), str) else None
+
+    def resolve(self, ref: str) -> Resolution:
+        document, fragment = split_ref(ref)
+        if document and document != self.root_id and _strip(document) != self.root_id:
+            if _strip(document) in self.ids:
+                base = self.ids[_strip(document)]
+                return self._fragment(base, fragment or "")
+            return Resolution(False, external=True)
+        return self._fragment("", fragment or "")
+
+    def _fragment(self, base: str, fragment: str) -> Resolution:
+        if not fragment:
+            return self._at(base)
+        if fragment.startswith("/"):
+            return self._at(base + unquote(fragment))
+        if fragment in self.anchors:
+            return self._at(self.anchors[fragment])
+        return Resolution(False, problem=f"no subschema declares the anchor '{fragment}'")
+
+    def _at(self, pointer: str) -> Resolution:
+        try:
+            target = resolve_pointer(self.root, pointer)
+        except KeyError:
+            return Resolution(False, problem=missing_part(self.root, pointer))
+        return Resolution(True, pointer=pointer, target=target)
+
+
+def missing_part(root: Any, pointer: str) -> str:
+    """Which step of a pointer fails, and the closest names that exist there."""
+    node = root
+    walked = ""
+    for token in split_pointer(pointer):
+        if isinstance(node, dict) and token in node:
+            node = node[token]
+            walked += "/" + escape_token(token)
+            continue
+        if isinstance(node, list) and token.isdigit() and int(token) < len(node):
+            node = node[int(token)]
+            walked += "/" + token
+            continue
+        where = f"'{walked}'" if walked else "the root"
+        if isinstance(node, dict):
+            guess = closest(token, [k for k in node if isinstance(k, str)])
+            if guess:
+                return f"{where} has no '{token}' (did you mean '#{walked}/{escape_token(guess)}'?)"
+            return f"{where} has no '{token}'"
+        return f"{where} is not an object, so it has no '{token}'"
+    return "it does not exist"
+
+
+def index_for(root: dict[str, Any], cache: dict[str, Any]) -> RefIndex:
+    """One RefIndex per root schema per lint run (kept in the run's cache)."""
+    store = cache.setdefault("S:ref-index", {})
+    entry = store.get(id(root))
+    if entry is None or entry.root is not root:
+        entry = store[id(root)] = RefIndex(root)
+    return entry

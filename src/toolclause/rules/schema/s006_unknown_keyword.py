@@ -1,0 +1,93 @@
+"""unknown-keyword (S006)
+
+## What it does
+Finds keys of a schema node that no JSON Schema draft (nor a common extension
+such as OpenAPI's `nullable` or Gemini's `propertyOrdering`) defines, but that
+are close to one that exists: `require`, `properites`, `enums`, `minimun`,
+`additionalProperty`, `max_length`, `Description`.  It names the keyword meant.
+Other unknown keys (vendor extensions such as `example_value`, `x-*` keys) are
+left alone, and property names inside `properties` are never keywords.
+
+## Why is this bad?
+Validators ignore keywords they do not know, so the misspelt constraint is
+silently dropped: `require` makes every argument optional, `enums` lets any
+string through, `minimun` allows any number.
+
+## Example
+```json
+{"name": "set_temperature", "description": "Set the thermostat target temperature in degrees Celsius.",
+ "inputSchema": {"type": "object",
+                 "properties": {"celsius": {"type": "number", "minimun": 5, "maximum": 30},
+                                "mode": {"type": "string", "enums": ["heat", "cool"]}},
+                 "require": ["celsius"]}}
+```
+
+## Use instead
+```json
+{"name": "set_temperature", "description": "Set the thermostat target temperature in degrees Celsius.",
+ "inputSchema": {"type": "object",
+                 "properties": {"celsius": {"type": "number", "minimum": 5, "maximum": 30},
+                                "mode": {"type": "string", "enum": ["heat", "cool"]}},
+                 "required": ["celsius"]}}
+```
+
+## Fix safety
+The keyword meant is a guess from spelling, and renaming it turns on a
+constraint that was never enforced, so `--fix` does not apply it.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from ...model import Edit, Fix, Severity, ToolContract, escape_token
+from ...schema.keywords import (
+    GEMINI_SNAKE_CASE, KNOWN_KEYWORDS, STANDARD_KEYWORDS, fits_keyword, is_known_keyword,
+)
+from ...schema.walk import SchemaNode
+from ...suggest import closest
+from ..base import Finding, LintContext, Rule
+from ._common import is_openapi_schema
+
+# Suggest only standard keywords, and only on a close match: an unknown key is usually a
+# deliberate extension, so a loose guess would be a false alarm.
+_CANDIDATES = sorted(STANDARD_KEYWORDS | {"nullable", "example"})
+_CUTOFF = 80.0
+_guesses: dict[str, str | None] = {}
+
+
+def intended_keyword(key: str) -> str | None:
+    """The keyword an unknown key most likely misspells, or None (memoised: keys repeat a lot)."""
+    if key not in _guesses:
+        if len(_guesses) > 50_000:
+            _guesses.clear()
+        _guesses[key] = closest(key, _CANDIDATES, cutoff=_CUTOFF) if len(key) >= 3 else None
+    return _guesses[key]
+
+
+class UnknownKeyword(Rule):
+    code = "S006"
+    name = "unknown-keyword"
+    severity = Severity.WARNING
+    all_nodes = True
+    roles = frozenset({"input", "output"})
+
+    def check_node(self, node: SchemaNode, tool: ToolContract, ctx: LintContext) -> Iterable[Finding]:
+        schema = node.schema
+        unknown = schema.keys() - KNOWN_KEYWORDS  # one C-level set operation for the common case
+        if not unknown:
+            return
+        for key in [k for k in schema if k in unknown]:  # in document order
+            if not isinstance(key, str) or is_known_keyword(key):
+                continue
+            meant = intended_keyword(key)
+            if meant is None or meant in schema or not fits_keyword(meant, schema[key]):
+                continue  # the real keyword is there too, or the value could not be meant for it
+            if key in GEMINI_SNAKE_CASE and is_openapi_schema(tool, node.role):
+                continue  # Gemini's protobuf JSON accepts snake_case field names
+            pointer = f"{node.pointer}/{escape_token(key)}"
+            message = (f"'{key}' is not a JSON Schema keyword, so validators ignore it; "
+                       f"did you mean '{meant}'?")
+            yield Finding(pointer, message, Fix(
+                f"rename '{key}' to '{meant}'", safe=False,
+                edits=(Edit("set", f"{node.pointer}/{escape_token(meant)}", schema[key]), Edit("remove", pointer))))

@@ -1,0 +1,137 @@
+"""invalid-default (S008)
+
+## What it does
+Validates each `default` and each entry of `examples` against the schema it
+sits in (with the root's `$defs`/`definitions`, so local references resolve)
+and reports the values that fail: a `null` default on a property whose type
+does not allow null, `"false"` on a boolean, a default outside the `enum`.
+Type names S002 can read (`float`, `dict`) are read that way; a schema that
+cannot be compiled, or references outside the definitions, is skipped.
+
+## Why is this bad?
+A model copies defaults and examples into its calls.  A default the schema
+itself rejects teaches the model an invalid call, and the code behind the
+tool may apply a value it can never receive through validation.
+
+## Example
+```json
+{"name": "list_issues", "description": "List open issues of a repository, newest first.",
+ "inputSchema": {"type": "object",
+                 "properties": {"repo": {"type": "string"},
+                                "label": {"type": "string", "default": null},
+                                "closed": {"type": "boolean", "default": "false"}},
+                 "required": ["repo"]}}
+```
+
+## Use instead
+```json
+{"name": "list_issues", "description": "List open issues of a repository, newest first.",
+ "inputSchema": {"type": "object",
+                 "properties": {"repo": {"type": "string"},
+                                "label": {"type": ["string", "null"], "default": null},
+                                "closed": {"type": "boolean", "default": false}},
+                 "required": ["repo"]}}
+```
+
+## Fix safety
+Whether the default or the type is wrong needs a person, so `--fix` applies
+nothing.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Iterable
+
+from ...model import Fix, Severity, ToolContract
+from ...schema.keywords import show_value, type_alias
+from ...schema.meta import is_safe_to_validate
+from ...schema.walk import SchemaNode
+from ..base import Finding, LintContext, Rule
+from ._common import is_rapidapi, root_of
+from ._value_check import value_errors
+
+_MESSAGE_LIMIT = 160  # jsonschema-rs quotes the whole value, which may be long
+
+
+class InvalidDefault(Rule):
+    code = "S008"
+    name = "invalid-default"
+    severity = Severity.WARNING
+    keywords = frozenset({"default", "examples"})
+    roles = frozenset({"input", "output"})
+
+    def check_node(self, node: SchemaNode, tool: ToolContract, ctx: LintContext) -> Iterable[Finding]:
+        if is_rapidapi(tool):
+            return  # RapidAPI defaults are query-string text by design ("10", "true", "" for none)
+        schema = node.schema
+        candidates: list[tuple[str, str, Any]] = []
+        if "default" in schema:
+            candidates.append(("default", f"{node.pointer}/default", schema["default"]))
+        examples = schema.get("examples")
+        if isinstance(examples, list):
+            candidates.extend((f"example {i}", f"{node.pointer}/examples/{i}", v) for i, v in enumerate(examples))
+        for label, pointer, value in candidates:
+            if value is None and schema.get("nullable") is True:
+                continue  # OpenAPI's way of admitting null
+            if not is_safe_to_validate(value):
+                continue
+            problem = value_errors(node, root_of(tool, node.role), value)
+            if problem is not None:
+                yield Finding(pointer, _message(label, value, problem, schema), Fix(_fix(value)))
+
+
+def _nullable(declared: Any) -> str:
+    """The `type` that also admits null, written with standard type names."""
+    names = [declared] if isinstance(declared, str) else declared if isinstance(declared, list) else []
+    standard = []
+    for name in names:
+        known, json_type = type_alias(name) if isinstance(name, str) else (False, None)
+        standard.append(json_type if known and json_type else name)
+    return json.dumps({"type": list(dict.fromkeys(standard + ["null"]))})[1:-1] if standard else '"type": [..., "null"]'
+
+
+def _declared(schema: dict[str, Any]) -> str:
+    declared = schema.get("type")
+    if isinstance(declared, str):
+        return f"'{declared}'"
+    if isinstance(declared, list):
+        return "[" + ", ".join(f"'{t}'" for t in declared if isinstance(t, str)) + "]"
+    return "the schema"
+
+
+def _message(label: str, value: Any, problem: tuple[str, str, str], schema: dict[str, Any]) -> str:
+    kind, message, path = problem
+    shown = show_value(value)
+    if kind == "Type" and not path:
+        if value is None:
+            return (f"{label} null is not allowed by the type {_declared(schema)}: make it nullable "
+                    f"({_nullable(schema.get('type'))}) or drop the default")
+        hint = ""
+        if isinstance(value, str) and (value in ("true", "false") or _numeric(value)):
+            hint = " (write it without quotes)"
+        return f"{label} {shown} does not match the declared type {_declared(schema)}{hint}"
+    if kind == "Enum" and not path:
+        return f"{label} {shown} is not one of the enum values"
+    if kind == "Constant" and not path:
+        return f"{label} {shown} is not the const value {show_value(schema.get('const'))}"
+    if kind == "Pattern" and not path and isinstance(schema.get("pattern"), str):
+        return f"{label} {shown} does not match the pattern {show_value(schema['pattern'], 80)}"
+    where = f" at '{path}'" if path else ""
+    if len(message) > _MESSAGE_LIMIT:
+        message = message[: _MESSAGE_LIMIT - 1] + "…"
+    return f"{label} {shown} fails its own schema{where}: {message}"
+
+
+def _fix(value: Any) -> str:
+    if value is None:
+        return "make the type nullable or remove the default"
+    return "change the value so that it satisfies the schema, or remove it"
+
+
+def _numeric(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True

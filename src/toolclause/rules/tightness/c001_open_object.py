@@ -1,0 +1,134 @@
+"""open-object (C001)
+
+## What it does
+Finds objects in the input schema (the root, nested properties, array items,
+`anyOf`/`oneOf` branches, `$defs`) that do not close themselves with
+`"additionalProperties": false`, including ones that say `true` or `{}`.
+A map whose values are described (`"additionalProperties": {"type": "string"}`)
+is a deliberate dictionary and is left alone, as are objects closed with
+`"unevaluatedProperties": false`.
+
+Tools read from formats that are not JSON Schema (parameter lists, bare
+property maps) are not reported for the objects the loader builds from them:
+those formats have no way to close an object.
+
+## Why is this bad?
+An open object accepts argument names it never declared.  A model that writes
+`"citty"` instead of `"city"`, or invents a `"force": true`, gets no error: the
+extra key is silently accepted and ignored (or worse, passed through), and the
+declared value is simply missing.  OpenAI strict mode refuses such schemas
+outright.
+
+## Example
+```json
+{"name": "get_weather", "description": "Current weather for one city, in metric units.",
+ "inputSchema": {"type": "object",
+                 "properties": {"city": {"type": "string", "description": "City name"}},
+                 "required": ["city"]}}
+```
+
+## Use instead
+```json
+{"name": "get_weather", "description": "Current weather for one city, in metric units.",
+ "inputSchema": {"type": "object",
+                 "properties": {"city": {"type": "string", "description": "City name"}},
+                 "required": ["city"], "additionalProperties": false}}
+```
+
+## Fix safety
+Adding `"additionalProperties": false` to an object that declares its
+`properties` (and has no `allOf`/`anyOf`/`oneOf`/`$ref` that could declare more)
+is safe: every argument the schema describes is still accepted.  A root object
+with no `properties` is a tool without arguments, so the safe fix also adds
+`"properties": {}` (OpenAI rejects "object schema missing properties"); both
+edits belong to this one finding because they close the same object.
+Not applied by `--fix`: an explicit `"additionalProperties": true` (the author
+chose an open object), a nested object without `properties` (a free-form value
+that would then accept only `{}`), and an object whose keys may come from a
+composition or reference (there `"unevaluatedProperties": false` is the tool).
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from ...model import Edit, Fix, Severity, ToolContract
+from ...schema.walk import SchemaNode
+from ..base import Finding, LintContext, Rule
+from ._shapes import COMPOSITION, ancestor_via, holder_keyword, is_object_schema, property_label, written_by_user
+
+# Subschemas applied to the same instance as their parent (or negated, or
+# describing keys): closing them would reject the parent's own properties.
+_SAME_INSTANCE = frozenset({"allOf", "not", "if", "then", "else", "dependentSchemas", "propertyNames",
+                            "unevaluatedProperties", "contains"})
+
+
+def _declares_properties(schema: object) -> bool:
+    return isinstance(schema, dict) and isinstance(schema.get("properties"), dict)
+
+
+def _keys_elsewhere(schema: dict) -> bool:
+    """Whether a $ref or a composition branch may declare more keys of this object."""
+    if "$ref" in schema:
+        return True
+    for keyword in COMPOSITION:
+        branches = schema.get(keyword)
+        if isinstance(branches, list) and any(_declares_properties(b) or (isinstance(b, dict) and "$ref" in b)
+                                              for b in branches):
+            return True
+    return False
+
+
+class OpenObject(Rule):
+    code = "C001"
+    name = "open-object"
+    severity = Severity.WARNING
+    fixable = True
+    keywords = frozenset({"type", "properties"})
+
+    def check_node(self, node: SchemaNode, tool: ToolContract, ctx: LintContext) -> Iterable[Finding]:
+        schema = node.schema
+        if not is_object_schema(schema):
+            return
+        extra = schema.get("additionalProperties", None)
+        if extra is False or schema.get("unevaluatedProperties") is False:
+            return
+        if isinstance(extra, dict) and extra:
+            return  # a typed map: {"additionalProperties": {"type": "string"}}
+        if extra is not None and not isinstance(extra, (bool, dict)):
+            return  # malformed; the meta-schema check (S001) reports it
+        if ancestor_via(node, _SAME_INSTANCE):
+            return
+        if holder_keyword(node) in ("anyOf", "oneOf") and node.parent is not None and _declares_properties(node.parent.schema):
+            return  # the branch shares the instance with its parent's properties
+        if not written_by_user(tool, node):
+            return  # built by the loader from a parameter list or property map, which cannot close it
+        yield self._finding(node, schema, extra)
+
+    def _finding(self, node: SchemaNode, schema: dict, extra: object) -> Finding:
+        label = property_label(node)
+        pointer = node.pointer
+        explicit = extra is True or extra == {}
+        how = "says additionalProperties: true" if extra is True else \
+            "has additionalProperties: {}" if explicit else "has no \"additionalProperties\": false"
+        has_props = _declares_properties(schema) or isinstance(schema.get("patternProperties"), dict)
+        if _keys_elsewhere(schema):
+            return Finding(pointer, f"{label} is an open object ({how}); its keys also come from a composition or "
+                                    f"$ref, so close it with \"unevaluatedProperties\": false rather than "
+                                    f"additionalProperties", Fix("add \"unevaluatedProperties\": false", safe=False,
+                                                                 edits=(Edit("set", pointer + "/unevaluatedProperties", False),)))
+        close = Edit("set", pointer + "/additionalProperties", False)
+        if has_props:
+            message = (f"{label} is an open object ({how}): arguments it does not declare are accepted and a "
+                       f"misspelled name goes unnoticed; add \"additionalProperties\": false")
+            return Finding(pointer, message, Fix("set \"additionalProperties\": false", safe=not explicit, edits=(close,)))
+        if node.is_root and "properties" not in schema:
+            message = (f"{label} declares no properties and {how}: the tool takes no arguments but accepts any; "
+                       f"add \"properties\": {{}} and \"additionalProperties\": false")
+            return Finding(pointer, message, Fix("add \"properties\": {} and \"additionalProperties\": false",
+                                                 safe=not explicit,
+                                                 edits=(Edit("set", pointer + "/properties", {}), close)))
+        message = (f"{label} is a free-form object (no properties, {how}): any keys and values are accepted; "
+                   f"declare its keys in \"properties\" and add \"additionalProperties\": false, or describe "
+                   f"its values with \"additionalProperties\": {{\"type\": ...}}")
+        return Finding(pointer, message, Fix("declare the object's keys", safe=False))

@@ -1,0 +1,99 @@
+"""default-not-applied (C004)
+
+## What it does
+Reports every `default` in the input schema and says what it takes for the
+default to hold: the bound function must declare the same default, because no
+provider fills it in.  A default on a property the same object marks as
+`required` is reported as one that can never apply.
+
+## Why is this bad?
+`default` is an annotation.  OpenAI, Anthropic, Gemini and MCP clients pass the
+model's arguments exactly as generated; when the model leaves `unit` out, the
+function receives no `unit` at all, not `"celsius"`.  A function whose own
+default differs (or that has none) behaves differently from what the schema
+promised the model.  toolclause's runtime checks the two agree when a function
+is bound (R003).
+
+## Example
+```json
+{"name": "get_weather", "description": "Current weather for one city, in the requested unit.",
+ "inputSchema": {"type": "object",
+                 "properties": {"city": {"type": "string", "description": "City name"},
+                                "unit": {"type": "string", "enum": ["celsius", "fahrenheit"],
+                                         "default": "celsius", "description": "Temperature unit"}},
+                 "required": ["city"], "additionalProperties": false}}
+```
+
+## Use instead
+```json
+{"name": "get_weather", "description": "Current weather for one city, in the requested unit.",
+ "inputSchema": {"type": "object",
+                 "properties": {"city": {"type": "string", "description": "City name"},
+                                "unit": {"type": "string", "enum": ["celsius", "fahrenheit"],
+                                         "description": "Temperature unit; celsius when omitted"}},
+                 "required": ["city"], "additionalProperties": false}}
+```
+
+## Fix safety
+There is no automatic fix: the function, not the schema, has to change (or the
+default moves into the description, as above).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Iterable
+
+from ...model import Fix, Severity, ToolContract
+from ...schema.walk import NodeKind, SchemaNode
+from ..base import Finding, LintContext, Rule
+from ._shapes import property_label
+
+_SHOWN_CHARS = 60
+
+
+def python_literal(value: Any) -> str:
+    """The default as a Python literal, shortened for a message."""
+    text = repr(value)
+    return text if len(text) <= _SHOWN_CHARS else text[: _SHOWN_CHARS - 1] + "…"
+
+
+def json_literal(value: Any) -> str:
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError, RecursionError):
+        text = repr(value)
+    return text if len(text) <= _SHOWN_CHARS else text[: _SHOWN_CHARS - 1] + "…"
+
+
+class DefaultNotApplied(Rule):
+    code = "C004"
+    name = "default-not-applied"
+    severity = Severity.INFO
+    keywords = frozenset({"default"})
+
+    def check_node(self, node: SchemaNode, tool: ToolContract, ctx: LintContext) -> Iterable[Finding]:
+        value = node.schema.get("default")
+        pointer = node.pointer + "/default"
+        shown = json_literal(value)
+        if node.kind is NodeKind.PROPERTY and node.key is not None:
+            name = node.key
+            if node.required:
+                yield Finding(pointer, f"'{name}' is required, so its default {shown} never applies; remove the "
+                                       f"default or make '{name}' optional",
+                              Fix("remove the default or drop the name from required", safe=False))
+                return
+            if node.parent is not None and node.parent.is_root:
+                yield Finding(pointer, f"'{name}' defaults to {shown}, but providers do not fill defaults in: when "
+                                       f"the model omits '{name}' the function receives nothing; the bound function "
+                                       f"must declare {name}={python_literal(value)} too (checked at registration, R003)",
+                              Fix(f"give the function's '{name}' parameter the default {python_literal(value)}",
+                                  safe=False))
+                return
+            yield Finding(pointer, f"'{name}' defaults to {shown}, but providers do not fill defaults in: when the "
+                                   f"model leaves '{name}' out of {property_label(node.parent)} the function receives "
+                                   f"no '{name}' and must apply {shown} itself",
+                          Fix(f"apply the default {shown} for '{name}' in the function", safe=False))
+            return
+        yield Finding(pointer, f"{property_label(node)} declares the default {shown}, which providers do not fill in; "
+                               f"the function must apply the same default itself")

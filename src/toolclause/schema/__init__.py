@@ -1,0 +1,1 @@
+"""JSON Schema helpers: one walk per schema, keyword tables, meta-schema validators."""

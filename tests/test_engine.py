@@ -1,0 +1,80 @@
+"""The engine: one walk per schema, dispatch by subscription, targets, lists, pointers."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from toolclause.lint import engine
+from toolclause.lint.config import LintConfig
+from toolclause.load import contracts_from_document
+from toolclause.model import Severity
+from toolclause.rules.base import Finding, Rule
+from toolclause.schema.walk import NodeKind, walk
+
+
+def test_walk_visits_every_subschema_once_with_context():
+    schema = {"type": "object", "required": ["a"],
+              "properties": {"a": {"type": "array", "items": {"type": "object", "properties": {"b": {}}}},
+                             "c": {"anyOf": [{"type": "string"}, {"type": "null"}]}},
+              "$defs": {"D": {"type": "integer"}}, "enum": [{"properties": {"not": "a schema"}}]}
+    nodes, too_deep = walk(schema, "/inputSchema")
+    by_pointer = {n.pointer: n for n in nodes}
+    assert sorted(by_pointer) == sorted([
+        "/inputSchema", "/inputSchema/properties/a", "/inputSchema/properties/a/items",
+        "/inputSchema/properties/a/items/properties/b", "/inputSchema/properties/c",
+        "/inputSchema/properties/c/anyOf/0", "/inputSchema/properties/c/anyOf/1", "/inputSchema/$defs/D"])
+    assert by_pointer["/inputSchema/properties/a"].required is True
+    assert by_pointer["/inputSchema/properties/c"].required is False
+    assert by_pointer["/inputSchema/properties/a/items"].kind is NodeKind.ITEMS
+    assert by_pointer["/inputSchema/properties/a/items/properties/b"].depth == 3
+    assert not too_deep
+
+
+def test_walk_escapes_pointer_tokens():
+    nodes, _ = walk({"properties": {"a/b~c": {}}}, "")
+    assert nodes[-1].pointer == "/properties/a~1b~0c"
+
+
+class _CountingRule(Rule):
+    code, name, severity = "S999", "counting", Severity.INFO
+    keywords: ClassVar = frozenset({"enum"})
+    seen: ClassVar[list] = []
+
+    def check_node(self, node, tool, ctx):
+        _CountingRule.seen.append(node.pointer)
+        yield Finding(node.pointer, "has an enum")
+
+
+class _TargetRule(Rule):
+    code, name, severity = "P999", "target-only", Severity.ERROR
+    targets: ClassVar = frozenset({"gemini"})
+
+    def check_tool(self, tool, ctx):
+        yield Finding("/name", "gemini says no")
+
+
+def _run(monkeypatch, rules, doc, **config):
+    monkeypatch.setattr(engine, "ALL_RULES", rules)
+    tools, _ = contracts_from_document(doc, "f.json")
+    return engine.lint_contracts(tools, LintConfig(**config))
+
+
+def test_keyword_subscription_sees_only_matching_nodes(monkeypatch):
+    _CountingRule.seen = []
+    doc = {"type": "function", "function": {"name": "t", "parameters": {"type": "object", "properties": {
+        "a": {"type": "string", "enum": ["x"]}, "b": {"type": "string"}}}}}
+    diags = _run(monkeypatch, (_CountingRule,), doc)
+    assert _CountingRule.seen == ["/inputSchema/properties/a"]
+    assert [(d.pointer, d.tool, d.file) for d in diags] == [("/function/parameters/properties/a", "t", "f.json")]
+
+
+def test_target_rules_run_only_for_their_targets(monkeypatch):
+    doc = {"name": "t", "inputSchema": {}}
+    assert _run(monkeypatch, (_TargetRule,), doc) == []
+    assert [d.code for d in _run(monkeypatch, (_TargetRule,), doc, targets=frozenset({"gemini"}))] == ["P999"]
+
+
+def test_pointer_to_a_synthesised_node_lands_on_its_nearest_real_ancestor():
+    tools, _ = contracts_from_document({"id": "t", "desc": "d", "parameters": [{"name": "x", "type": "string"}]}, "f")
+    # "/inputSchema/type" was made by the loader; it maps to the parameter list itself
+    assert engine.locate_original(tools[0], "/inputSchema/type") == "/parameters"

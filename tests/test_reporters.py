@@ -1,0 +1,179 @@
+"""Every reporter, from a run built by hand (no rules needed)."""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from toolclause import __version__
+from toolclause.cli.reporters import REPORTERS, FixSummary, LintRun
+from toolclause.cli.reporters import github, sarif
+from toolclause.lint.engine import LintReport
+from toolclause.model import Diagnostic, Fix, Severity, Unreadable
+
+SARIF_SCHEMA = Path(__file__).parents[2] / "shared" / "schemas" / "sarif-schema-2.1.0.json"
+
+
+def make_run(cwd: str = "/repo", **changes) -> LintRun:
+    diagnostics = [
+        Diagnostic("S003", "required-not-defined", Severity.ERROR,
+                   "required names 'citty', which is not a property; did you mean 'city'?",
+                   tool="get_weather", file="tools/weather.json", pointer="/function/parameters/required/0",
+                   line=9, column=18, fix=Fix("replace 'citty' with 'city'", safe=False)),
+        Diagnostic("C001", "open-object", Severity.WARNING, "50% open, a:b, c\nnext line",
+                   tool="get_weather", file="tools/weather.json", pointer="/function/parameters", line=4, column=5),
+        Diagnostic("D003", "short-description", Severity.INFO, "검색 설명이 짧습니다\x01",
+                   tool="search", file="/repo/tools/검색.json", pointer="/description", line=None, column=None),
+    ]
+    report = LintReport(diagnostics=diagnostics, tools=3, files=3,
+                        unreadable=[Unreadable("bad.jsonl", "invalid JSON at column 3: Expecting value", "", 7)])
+    values = dict(report=report, cwd=cwd,
+                  tools_by_file={"tools/weather.json": ["get_weather", "get_forecast"], "/repo/tools/검색.json": ["search"]})
+    values.update(changes)
+    return LintRun(**values)
+
+
+def test_the_registry_names_every_format():
+    assert set(REPORTERS) == {"text", "json", "sarif", "github", "junit"}
+
+
+# --------------------------------------------------------------------------- json
+
+def test_json_has_exactly_the_documented_shape():
+    document = json.loads(REPORTERS["json"](make_run()))
+    assert list(document) == ["version", "tools", "files", "diagnostics", "summary", "unreadable"]
+    assert document["version"] == 1 and document["tools"] == 3 and document["files"] == 3
+    assert document["summary"] == {"error": 1, "warning": 1, "info": 1}
+    first = document["diagnostics"][0]
+    assert first == {"code": "S003", "name": "required-not-defined", "severity": "error", "tool": "get_weather",
+                     "file": "tools/weather.json", "pointer": "/function/parameters/required/0", "line": 9,
+                     "column": 18, "message": "required names 'citty', which is not a property; did you mean 'city'?",
+                     "fix": {"description": "replace 'citty' with 'city'", "safe": False}}
+    assert "fix" not in document["diagnostics"][1]
+    assert document["unreadable"] == [{"file": "bad.jsonl", "pointer": "", "message": "invalid JSON at column 3: Expecting value", "line": 7}]
+
+
+def test_json_keeps_non_ascii_text():
+    assert "검색 설명이" in REPORTERS["json"](make_run())
+
+
+# --------------------------------------------------------------------------- text
+
+def test_text_groups_by_file_then_tool_with_unreadable_first():
+    out = REPORTERS["text"](make_run())
+    assert "\x1b[" not in out
+    lines = out.splitlines()
+    assert lines[0].startswith("Unreadable (1")
+    assert lines[1].split() [:2] == ["bad.jsonl:7", "invalid"]
+    assert lines.index("tools/weather.json") < lines.index("  get_weather")
+    assert "    9:18  S003  error  required names 'citty', which is not a property; did you mean 'city'?  " \
+           "(/function/parameters/required/0)" in lines
+    assert any(line.strip() == "fix: replace 'citty' with 'city'" for line in lines)
+    assert lines[-1] == "1 error, 1 warning, 1 info in 3 tools, 3 files; 1 unreadable"
+
+
+def test_text_colour_only_when_asked():
+    assert "\x1b[" in REPORTERS["text"](make_run(), color=True)
+
+
+def test_text_mentions_baseline_and_fixes():
+    fixes = FixSummary(applied=[make_run().report.diagnostics[1]], files_changed=["tools/weather.json"])
+    out = REPORTERS["text"](make_run(hidden_by_baseline=4, fixes=fixes))
+    assert "Fixed 1 finding in 1 file: tools/weather.json" in out
+    assert out.rstrip().endswith("; 4 hidden by the baseline")
+
+
+def test_text_summary_when_clean():
+    run = make_run(report=LintReport(tools=12, files=1))
+    assert REPORTERS["text"](run).strip() == "0 errors, 0 warnings, 0 info in 12 tools, 1 file"
+
+
+# --------------------------------------------------------------------------- github
+
+def test_github_commands_and_escaping():
+    lines = REPORTERS["github"](make_run()).splitlines()
+    assert lines[0].startswith("::error file=bad.jsonl,line=7,title=unreadable::")
+    assert lines[1].startswith("::error file=tools/weather.json,line=9,col=18,title=S003 required-not-defined::get_weather: ")
+    assert lines[2].startswith("::warning file=tools/weather.json,line=4,col=5,title=C001 open-object::")
+    assert "50%25 open, a:b, c%0Anext line" in lines[2]
+    assert lines[3].startswith("::notice file=tools/검색.json,title=D003 short-description::")
+    assert "::" not in lines[-1]
+
+
+def test_github_property_escaping():
+    assert github.escape_property("a,b:c%d\r\ne") == "a%2Cb%3Ac%25d%0D%0Ae"
+    assert github.escape_data("a,b:c%d\r\ne") == "a,b:c%25d%0D%0Ae"
+
+
+# --------------------------------------------------------------------------- junit
+
+def test_junit_is_well_formed_with_a_suite_per_file_and_a_case_per_tool():
+    root = ET.fromstring(REPORTERS["junit"](make_run()).encode("utf-8"))
+    assert root.tag == "testsuites"
+    suites = {s.get("name"): s for s in root.findall("testsuite")}
+    weather = suites["tools/weather.json"]
+    assert [c.get("name") for c in weather.findall("testcase")] == ["get_weather", "get_forecast"]
+    assert weather.get("tests") == "2" and weather.get("failures") == "2"
+    assert [f.get("type") for f in weather.find("testcase").findall("failure")] == ["S003", "C001"]
+    assert weather.findall("testcase")[1].find("failure") is None
+    assert suites["bad.jsonl"].get("errors") == "1"
+    assert root.get("failures") == "3" and root.get("errors") == "1"
+    # a control character in a message cannot break the XML
+    assert "\x01" not in ET.tostring(root, encoding="unicode")
+
+
+# --------------------------------------------------------------------------- sarif
+
+def test_sarif_matches_the_published_schema():
+    jsonschema = pytest.importorskip("jsonschema")
+    if not SARIF_SCHEMA.is_file():
+        pytest.skip(f"the SARIF schema is not at {SARIF_SCHEMA} (shared/ is cloned beside the repository in CI)")
+    schema = json.loads(SARIF_SCHEMA.read_text(encoding="utf-8"))
+    document = json.loads(REPORTERS["sarif"](make_run()))
+    validator = jsonschema.validators.validator_for(schema)
+    errors = sorted(validator(schema).iter_errors(document), key=lambda e: list(e.absolute_path))
+    assert not errors, [f"{list(e.absolute_path)}: {e.message}" for e in errors[:5]]
+
+
+def test_sarif_content():
+    document = json.loads(REPORTERS["sarif"](make_run()))
+    run = document["runs"][0]
+    driver = run["tool"]["driver"]
+    assert driver["name"] == "toolclause" and driver["version"] == __version__ and driver["informationUri"]
+    ids = [r["id"] for r in driver["rules"]]
+    assert "S003" in ids
+    s003 = driver["rules"][ids.index("S003")]
+    assert s003["name"] == "required-not-defined"
+    assert s003["defaultConfiguration"]["level"] == "error"
+    assert s003["fullDescription"]["text"] and "## Why is this bad?" in s003["help"]["markdown"]
+    first, second, third = run["results"]
+    assert [r["level"] for r in run["results"]] == ["error", "warning", "note"]
+    assert driver["rules"][first["ruleIndex"]]["id"] == "S003"
+    location = first["locations"][0]
+    assert location["physicalLocation"]["artifactLocation"] == {"uri": "tools/weather.json", "uriBaseId": "%SRCROOT%"}
+    assert location["physicalLocation"]["region"] == {"startLine": 9, "startColumn": 18}
+    assert location["logicalLocations"][0]["name"] == "get_weather"
+    assert first["properties"]["pointer"] == "/function/parameters/required/0"
+    # an absolute path under the working directory becomes relative and URI-encoded; no region when unknown
+    assert third["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "tools/%EA%B2%80%EC%83%89.json"
+    assert "region" not in third["locations"][0]["physicalLocation"]
+    assert run["invocations"][0]["executionSuccessful"] is False
+    assert "bad.jsonl" in run["invocations"][0]["toolExecutionNotifications"][0]["message"]["text"]
+
+
+def test_sarif_fingerprints_survive_line_moves():
+    a = make_run().report.diagnostics[0]
+    moved = Diagnostic(**{**{f: getattr(a, f) for f in a.__dataclass_fields__}, "line": 99, "column": 1})
+    assert sarif.fingerprint(a, "x.json") == sarif.fingerprint(moved, "x.json")
+    assert sarif.fingerprint(a, "x.json") != sarif.fingerprint(a, "y.json")
+
+
+def test_text_never_passes_terminal_escapes_through():
+    nasty = Diagnostic("D001", "x", Severity.ERROR, "evil \x1b[2J text\nsecond line", tool="t\x1b]0;x\x07",
+                       file="f.json", pointer="/description", line=1, column=1)
+    out = REPORTERS["text"](make_run(report=LintReport(diagnostics=[nasty], tools=1, files=1)))
+    assert "\x1b" not in out and "\x07" not in out
+    assert "evil \\x1b[2J text\\nsecond line" in out

@@ -1,0 +1,282 @@
+"""Family D: descriptions and ambiguity.  Positive and negative cases, Korean too, and bad input.
+
+Several cases are regressions from false positives found on ../shared/corpora
+(written here as small fixtures, never copied).
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+import toolclause
+from toolclause.lint.config import LintConfig
+
+DESC = "Looks up one order by its id and returns its status, items and delivery date."
+
+
+def tool(name="get_order", description=DESC, properties=None, **extra):
+    out = {"name": name, "inputSchema": {"type": "object", "properties": properties or {}}}
+    if description is not None:
+        out["description"] = description
+    out.update(extra)
+    return out
+
+
+def prop(**schema):
+    return tool(properties={"p": schema})
+
+
+def lint(obj, code, config=None):
+    return [d for d in toolclause.lint(obj, select=[code], config=config) if d.code == code]
+
+
+# --------------------------------------------------------------------------- D001
+
+@pytest.mark.parametrize("description, words", [(None, "no description"), ("", "empty"),
+                                                ("   \n", "only whitespace"), (5, "a number")])
+def test_d001_missing_or_blank(description, words):
+    [d] = lint(tool(description=description), "D001")
+    assert words in d.message
+
+
+def test_d001_present_passes():
+    assert lint(tool(), "D001") == []
+    assert lint(tool(description="주문 상태를 조회합니다."), "D001") == []
+
+
+# --------------------------------------------------------------------------- D002
+
+def test_d002_short_english():
+    [d] = lint(tool("lookup_customer", description="Gets an order."), "D002")
+    assert "14 characters < 40" in d.message
+
+
+def test_d002_restates_the_name_english_and_korean():
+    [d] = lint(tool("get_items", "Fetch items from database"), "D002")
+    assert "only restates the name 'get_items'" in d.message
+    [d] = lint(tool("get_status", "상태 조회"), "D002")
+    assert "only restates the name 'get_status'" in d.message and "'상태'" in d.message
+    [d] = lint(tool("get_order_status", "해당 주문 상태를 조회합니다"), "D002")
+    assert "restates" in d.message
+
+
+def test_d002_korean_is_weighted_and_informative_korean_passes():
+    # 19 Hangul-heavy characters: long enough once weighted (×2.5)
+    assert lint(tool("get_weather", "현재 날씨를 도시 이름으로 조회합니다"), "D002") == []
+    [d] = lint(tool("get_weather", "날씨 확인"), "D002")
+    assert "Hangul/Han weigh 2.5" in d.message or "restates" in d.message
+
+
+def test_d002_option_min_length():
+    short = tool("lookup_customer", description="Gets an order.")
+    assert lint(short, "D002", LintConfig(rule_options={"D002": {"min-length": 10}})) == []
+    assert len(lint(short, "D002", LintConfig(rule_options={"D002": {"min-length": "oops"}}))) == 1
+
+
+def test_d002_chinese_is_not_judged_as_a_restatement():
+    assert lint(tool("get_weather", "根据城市名称获取当前天气、温度和湿度信息。"), "D002") == []
+
+
+# --------------------------------------------------------------------------- D003 / D004
+
+def test_d003_nested_and_empty_descriptions():
+    props = {"address": {"type": "object", "description": "Where to ship",
+                         "properties": {"city": {"type": "string"}}},
+             "items": {"type": "array", "description": "",
+                       "items": {"type": "object", "properties": {"sku": {"type": "string", "description": "SKU"}}}}}
+    found = {d.pointer.split("/properties/", 1)[1]: d.message for d in lint(tool(properties=props), "D003")}
+    assert set(found) == {"address/properties/city", "items"}
+    assert "'address.city'" in found["address/properties/city"] and "empty description" in found["items"]
+
+
+def test_d003_description_from_a_ref_counts():
+    schema = {"type": "object", "properties": {"to": {"$ref": "#/$defs/addr"}},
+              "$defs": {"addr": {"type": "string", "description": "Street address (도로명 주소)"}}}
+    assert lint({"name": "ship", "description": DESC, "inputSchema": schema}, "D003") == []
+
+
+def test_d004_missing_type_suggests_from_evidence():
+    [d] = lint(prop(description="음량 0-100", default=50), "D004")
+    assert '"type": "integer"' in d.message
+    [d] = lint(prop(description="Filters", properties={"a": {"type": "string", "description": "A"}}), "D004")
+    assert '"type": "object"' in d.message
+    [d] = lint(prop(description="Anything"), "D004")
+    assert "must guess" in d.message
+    for ok in ({"enum": ["a"]}, {"$ref": "#/x"}, {"anyOf": [{"type": "string"}]}, {"type": "str"}, {"const": 1}):
+        assert lint(prop(**ok), "D004") == []
+
+
+# --------------------------------------------------------------------------- D005
+
+@pytest.mark.parametrize("description, enum", [
+    ("Temperature unit, celsius or fahrenheit.", ["celsius", "fahrenheit"]),
+    ("Sort order: 'asc' or 'desc'.", ["asc", "desc"]),
+    ("Must be one of: red, green, blue.", ["red", "green", "blue"]),
+    ("Line to take: A-LINE, B-LINE, C-LINE", ["A-LINE", "B-LINE", "C-LINE"]),
+    ("Valid options are 'movie', 'series', and 'episode'.", ["movie", "series", "episode"]),
+    ("Valid values: ``FULL_THEME`` | ``OKTA_DEFAULT``.", ["FULL_THEME", "OKTA_DEFAULT"]),
+    ("정렬 순서: 'asc' 또는 'desc'", ["asc", "desc"]),
+    ("정렬 방식: 오름차순, 내림차순 중 하나", ["오름차순", "내림차순"]),
+    ("온도 단위 (섭씨 또는 화씨)", ["섭씨", "화씨"]),
+])
+def test_d005_closed_sets(description, enum):
+    [d] = lint(tool(properties={"mode": {"type": "string", "description": description}}), "D005")
+    assert d.fix.edits[0].value == enum
+
+
+@pytest.mark.parametrize("description", [
+    "Units, e.g. celsius or fahrenheit",
+    "Resolution of the photo (e.g., high, medium, low)",    # corpus regression: 'e.g.,' inside the list
+    "Language code such as 'en' or 'ko'",
+    "Type of hash, e.g., SHA-256, MD5.",                     # corpus regression
+    "The city, state or country.",
+    "Location in the format 'City, State' or 'City, Country'",  # corpus regression: formats, not values
+    "A list of which each element is one of the following: FREE_CANCELLATION | PAY_LATER.",  # corpus regression
+    "Use 'me' or 'self' for the current user; otherwise a user id",
+    "Date in 'YYYY-MM-DD' or 'DD/MM/YYYY' format",
+    "The ID or URL of the page",
+    "Currency: USD, EUR, GBP",
+    "정렬 방식 (예: asc, desc)",
+    "도시 또는 지역 이름",
+    "필터 ('A', 'B', 'C' 등)",
+    "游客的年龄范围，比如'青年', '中年', '老年'。",             # corpus regression: 比如 = for example
+    "Options include 'easy', 'medium', 'hard'.",
+])
+def test_d005_examples_and_open_lists_are_not_closed_sets(description):
+    assert lint(tool(properties={"mode": {"type": "string", "description": description}}), "D005") == []
+
+
+def test_d005_only_for_free_strings():
+    described = "Sort order: 'asc' or 'desc'."
+    for schema in ({"type": "string", "enum": ["asc", "desc"]}, {"type": "integer"}, {"type": "string", "pattern": "^a"}):
+        assert lint(tool(properties={"order": {**schema, "description": described}}), "D005") == []
+    # free-text properties: quoted words are syntax help unless a cue says "one of"
+    assert lint(tool(properties={"query": {"type": "string", "description": "Combine terms with 'AND' or 'OR'"}}), "D005") == []
+
+
+# --------------------------------------------------------------------------- D006
+
+def test_d006_opaque_codes():
+    [d] = lint(prop(type="string", enum=["SVC_PREM", "SVC_STD"], description="Service tier"), "D006")
+    assert "'SVC_PREM'" in d.message
+    [d] = lint(prop(type="string", enum=["A1", "B2", "C3"], description="좌석 등급"), "D006")
+    assert "'A1'" in d.message
+
+
+@pytest.mark.parametrize("values, description", [
+    (["DHL", "UPS", "FedEx"], "Courier"),                     # corpus regression: names, not codes
+    (["en", "fr", "zh"], "Language"),
+    (["en_US", "fr_FR"], "Locale"),
+    (["P1", "P2", "P3"], "Priority"),
+    (["mp3", "wav"], "Format"),
+    (["GPT_4_TURBO", "CLAUDE_3_HAIKU"], "Model"),
+    (["view", "str_replace"], "Command"),
+    (["A1", "B2"], "좌석 등급: A1 = 일반석, B2 = 비즈니스석"),   # explained in the description
+])
+def test_d006_readable_or_explained_values_pass(values, description):
+    assert lint(prop(type="string", enum=values, description=description), "D006") == []
+
+
+# --------------------------------------------------------------------------- D007
+
+@pytest.mark.parametrize("name, description, addition", [
+    ("start_date", "First day", ("format", "date")),
+    ("created_at", "Creation moment", ("format", "date-time")),
+    ("when", "YYYY-MM-DD", ("format", "date")),
+    ("when", "Date of the appointment", ("format", "date")),
+    ("when", "Date in MM/DD/YYYY", ("pattern", r"^\d{2}/\d{2}/\d{4}$")),
+    ("since", "Timestamp (YYYY-MM-DDTHH:MM:SS)", ("pattern", r"^\d{4}\-\d{2}\-\d{2}T\d{2}:\d{2}:\d{2}$")),
+    ("since", "ISO 8601 timestamp", ("format", "date-time")),
+    ("d", "예약 날짜", ("format", "date")),
+    ("d", "출발 일시", ("format", "date-time")),
+])
+def test_d007_dates(name, description, addition):
+    [d] = lint(tool(properties={name: {"type": "string", "description": description}}), "D007")
+    assert (d.fix.edits[0].pointer.rsplit("/", 1)[-1], d.fix.edits[0].value) == addition
+
+
+@pytest.mark.parametrize("name, schema", [
+    ("update", {"type": "string", "description": "The update to apply"}),
+    ("data", {"type": "string", "description": "Payload"}),
+    ("format_type", {"type": "string", "description": "Output format"}),
+    ("timestamp", {"type": "integer", "description": "Unix timestamp"}),
+    ("timestamp", {"type": "string", "description": "Unix epoch seconds"}),
+    ("cooking_time", {"type": "string", "description": "How long to cook"}),
+    ("date", {"type": "string", "description": "The date, e.g. tomorrow"}),
+    ("start_date", {"type": "string", "format": "date", "description": "시작 날짜"}),
+    ("d", {"type": "string", "description": "날짜 범위"}),
+])
+def test_d007_negatives(name, schema):
+    assert lint(tool(properties={name: schema}), "D007") == []
+
+
+def test_d007_own_format_gets_no_wrong_suggestion():
+    [d] = lint(tool(properties={"check_out_date": {"type": "string", "description": "Format is [day, month, year]."}}), "D007")
+    assert not d.fix.edits and '"pattern"' in d.message
+
+
+# --------------------------------------------------------------------------- D008
+
+def test_d008_near_identical_descriptions():
+    tools = [tool("get_user", "Returns the profile of one user."), tool("fetch_user", "Returns the profile of a user.")]
+    [d] = lint(tools, "D008")
+    assert d.tool == "fetch_user" and "'get_user'" in d.message
+
+
+def test_d008_korean_and_contrast():
+    ko = [tool("get_user", "사용자 프로필을 조회합니다."), tool("fetch_user", "사용자 프로필을 조회합니다")]
+    assert len(lint(ko, "D008")) == 1
+    contrasted = [tool("get_user", "사용자 프로필을 조회합니다."), tool("fetch_user", "사용자 프로필을 조회합니다. 최신 정보는 get_user 대신 사용하지 마세요")]
+    assert lint(contrasted, "D008") == []
+    different = [tool("to_celsius", "Converts a temperature to Celsius."), tool("to_fahrenheit", "Converts a temperature to Fahrenheit.")]
+    assert lint(different, "D008") == []
+
+
+def test_d008_is_near_linear_on_5000_tools():
+    tools = [tool(f"tool_{i}", f"Looks up record number {i} in archive {i % 97} and returns its fields.") for i in range(5000)]
+    contracts = toolclause.load(tools)
+    start = time.perf_counter()
+    toolclause.lint(contracts, select=["D008"])
+    assert time.perf_counter() - start < 5.0  # all pairs in Python would take minutes
+
+
+# --------------------------------------------------------------------------- D009
+
+def test_d009_writes_that_do_not_say_what_comes_back():
+    [d] = lint(tool("send_invoice", "Emails the invoice to the customer on file."), "D009")
+    assert "returns" in d.message
+    assert len(lint(tool("send_invoice", "고객에게 청구서를 이메일로 발송합니다."), "D009")) == 1
+
+
+@pytest.mark.parametrize("description", [
+    "Emails the invoice and returns the delivery id.",
+    "고객에게 청구서를 발송하고 발송 ID를 반환합니다.",
+    "Lists open orders.",
+    "Calculates the shipping cost.",
+    "주문 목록을 조회합니다.",
+    "分析社交互动数据，提供社交网络结构。",  # Chinese is not judged
+])
+def test_d009_negatives(description):
+    assert lint(tool("send_invoice", description), "D009") == []
+
+
+def test_d009_output_schema_documents_the_result():
+    assert lint(tool("send_invoice", "Emails the invoice.", outputSchema={"type": "object"}), "D009") == []
+
+
+# --------------------------------------------------------------------------- bad input never crashes
+
+@pytest.mark.parametrize("bad", [
+    {"name": None, "description": 5, "inputSchema": {"type": "object", "properties": ["a", "b"]}},
+    {"name": 5, "inputSchema": {"type": 5, "properties": {"x": 5, "y": {"type": ["string", 3], "description": 7,
+                                                                         "enum": "nope"}}}},
+    {"name": "x", "inputSchema": "not a schema", "outputSchema": []},
+    {"name": "x", "description": ["a"],
+     "inputSchema": {"properties": {"": {}, "a b": {"properties": 3, "default": {"x": 1}, "enum": [None, 3, "A1"]},
+                                    "d": {"type": "string", "description": None, "$ref": 5}}}},
+])
+def test_bad_input_never_crashes(bad):
+    for code in ("D001", "D002", "D003", "D004", "D005", "D006", "D007", "D008", "D009"):
+        lint([bad, bad], code)
