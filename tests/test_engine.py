@@ -7,7 +7,7 @@ from typing import ClassVar
 from toolclause.lint import engine
 from toolclause.lint.config import LintConfig
 from toolclause.load import contracts_from_document
-from toolclause.model import Severity
+from toolclause.model import Edit, Fix, Severity
 from toolclause.rules.base import Finding, Rule
 from toolclause.schema.walk import NodeKind, walk
 
@@ -78,3 +78,20 @@ def test_pointer_to_a_synthesised_node_lands_on_its_nearest_real_ancestor():
     tools, _ = contracts_from_document({"id": "t", "desc": "d", "parameters": [{"name": "x", "type": "string"}]}, "f")
     # "/inputSchema/type" was made by the loader; it maps to the parameter list itself
     assert engine.locate_original(tools[0], "/inputSchema/type") == "/parameters"
+
+
+class _CloseObject(Rule):
+    code, name, severity = "C999", "close-root", Severity.WARNING
+
+    def check_tool(self, tool, ctx):
+        yield Finding("/inputSchema", "close it", Fix("set additionalProperties", True,
+                                                      (Edit("set", "/inputSchema/additionalProperties", False),)))
+
+
+def test_fix_into_a_synthesised_node_is_kept_as_advice_but_not_offered_to_fix(monkeypatch):
+    records = {"id": "t", "desc": "d", "parameters": [{"name": "x", "type": "string"}]}
+    (diag,) = _run(monkeypatch, (_CloseObject,), records)
+    assert diag.fix.description == "set additionalProperties" and not diag.fix.safe and not diag.fix.edits
+    native = {"name": "t", "inputSchema": {"type": "object", "properties": {}}}
+    (diag,) = _run(monkeypatch, (_CloseObject,), native)
+    assert diag.fix.safe and diag.fix.edits == (Edit("set", "/inputSchema/additionalProperties", False),)

@@ -284,6 +284,9 @@ def test_s006_near_keywords(key, meant, value):
 
 @pytest.mark.parametrize("key, value", [
     ("example_value", "x"), ("optional", []), ("x-internal", True), ("units", "cm"),
+    # longer words built on a keyword are extensions, not typos
+    ("required_if", ["a"]), ("contentType", "text/plain"), ("ifThen", {}), ("examplesList", ["a"]),
+    ("multiple", 2), ("contains_any", {}),
     ("Type", {"type": "string"}),  # the value cannot be meant for `type`: a misplaced property
 ])
 def test_s006_leaves_extensions_alone(key, value):

@@ -21,13 +21,10 @@ from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 from ..lint.fix import SkippedFix, apply_fixes, safe_edits
-from ..load import SUFFIXES
+from ..load import detect_kind
 from ..model import Diagnostic, ToolContract
 from .reporters.base import FixSummary
 
-# Shapes the loader converted into JSON Schema: a canonical pointer does not name
-# a JSON Schema node in the user's file, so an edit could corrupt it.
-CONVERTED_FORMATS = frozenset({"seal-tools", "property-map", "parameter-list", "rapidapi"})
 _INDENTED_LINE = re.compile(r"\n([ \t]+)[^\s]")
 _NON_ASCII_ESCAPE = re.compile(r"\\u(?:00[89a-fA-F][0-9a-fA-F]|0[1-9a-fA-F][0-9a-fA-F]{2}|[1-9a-fA-F][0-9a-fA-F]{3})")
 
@@ -67,20 +64,6 @@ def json_dump_like(value: Any, original: str) -> str:
     compact = re.search(r'"\s*:\s', body) is None and '":' in body
     separators = (",", ":") if compact else (", ", ": ")
     return json.dumps(value, separators=separators, ensure_ascii=ensure_ascii)
-
-
-def _kind(path: Path, text: str) -> str:
-    kind = SUFFIXES.get(path.suffix.lower())
-    if kind:
-        return kind
-    stripped = text.lstrip("\ufeff \t\r\n")
-    if stripped[:1] not in "{[":
-        return "yaml"
-    try:
-        json.loads(stripped)
-        return "json"
-    except json.JSONDecodeError:
-        return "jsonl"
 
 
 def _yaml():
@@ -171,7 +154,7 @@ def fix_file(path: Path, diagnostics: Sequence[Diagnostic]) -> tuple[list[Diagno
         return [], [SkippedFix(d, f"cannot read {path}: {exc}") for d in diagnostics], False
     style = TextStyle.of(original)
     text = original.lstrip("\ufeff")
-    kind = _kind(path, text)
+    kind = detect_kind(str(path), text)
     try:
         if kind == "jsonl":
             new_text, skipped, applied = _fix_jsonl(text, diagnostics)
@@ -209,7 +192,6 @@ def _write_atomically(path: Path, text: str) -> None:
 def fix_pass(diagnostics: Iterable[Diagnostic], tools: Sequence[ToolContract]) -> FixSummary:
     """One pass: every safe fix of `diagnostics` applied to its file."""
     summary = FixSummary()
-    converted = {(t.origin.file, t.name) for t in tools if t.origin.format in CONVERTED_FORMATS}
     by_file: dict[str, list[Diagnostic]] = defaultdict(list)
     for d in diagnostics:
         if not safe_edits(d) or not d.file:
@@ -217,10 +199,6 @@ def fix_pass(diagnostics: Iterable[Diagnostic], tools: Sequence[ToolContract]) -
         if d.file == "-":
             if not summary.notes:
                 summary.notes.append("standard input is never written back; fixes for it were not applied")
-            continue
-        if (d.file, d.tool) in converted:
-            summary.skipped.append(SkippedFix(d, "this tool's parameters are not written as JSON Schema, "
-                                                 "so the fix cannot be placed in the file; apply it by hand"))
             continue
         by_file[d.file].append(d)
     for file, group in by_file.items():

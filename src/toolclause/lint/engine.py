@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Iterable, Sequence
+from typing import Any, Iterable, Sequence
 
-from ..model import Diagnostic, Edit, Fix, Severity, ToolContract, Unreadable, unescape_token
+from ..model import Diagnostic, Edit, Fix, Severity, ToolContract, Unreadable, resolve_pointer, unescape_token
 from ..rules import ALL_RULES
 from ..rules.base import Finding, LintContext, Rule
 from ..schema.walk import MAX_DEPTH, SchemaNode, walk
@@ -124,10 +124,45 @@ def _to_diagnostic(rule: Rule, severity: Severity, tool: ToolContract | None, fi
     line, column = tool.origin.position(pointer)
     fix = finding.fix
     if fix is not None and fix.edits:
-        fix = Fix(fix.description, fix.safe, tuple(
-            Edit(e.op, tool.origin.base + tool.origin.pointers.to_original(e.pointer), e.value) for e in fix.edits))
+        fix = _place_edits(tool, fix)
     return Diagnostic(rule.code, rule.name, severity, finding.message, tool=tool.name,
                       file=tool.origin.file, pointer=pointer, line=line, column=column, fix=fix)
+
+
+def _resolve(document: Any, pointer: str) -> Any:
+    try:
+        return resolve_pointer(document, pointer)
+    except KeyError:
+        return _MISSING
+
+
+_MISSING = object()
+
+
+def _place_edits(tool: ToolContract, fix: Fix) -> Fix:
+    """Translate a fix's edits into the user's document, or drop them where they cannot land.
+
+    An edit can be written back only where the canonical node *is* the user's
+    node: the same object (a schema the user wrote as JSON Schema), or an
+    existing key holding the same value (a `type` inside a bare property map).
+    An edit into a node the loader synthesised — `additionalProperties` on an
+    object built from a list of parameter records — would write nonsense into the
+    user's format, so the fix is kept as advice and no longer offered to --fix.
+    """
+    canonical_doc = {"name": tool.name, "description": tool.description, "inputSchema": tool.input_schema,
+                     "outputSchema": tool.output_schema, "annotations": tool.annotations, "_meta": tool.meta}
+    placed = []
+    for edit in fix.edits:
+        relative = tool.origin.pointers.to_original(edit.pointer)
+        parent_canonical = edit.pointer[: edit.pointer.rfind("/")]
+        parent_original = relative[: relative.rfind("/")]
+        same_parent = _resolve(canonical_doc, parent_canonical) is _resolve(tool.raw, parent_original) is not _MISSING
+        same_value = (_resolve(canonical_doc, edit.pointer) == _resolve(tool.raw, relative) is not _MISSING
+                      and edit.pointer.rsplit("/", 1)[-1] == relative.rsplit("/", 1)[-1])
+        if not (same_parent or same_value):
+            return Fix(fix.description, False, ())
+        placed.append(Edit(edit.op, tool.origin.base + relative, edit.value))
+    return Fix(fix.description, fix.safe, tuple(placed))
 
 
 class _DepthRule(Rule):

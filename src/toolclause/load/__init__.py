@@ -18,7 +18,7 @@ import os
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Mapping
+from typing import Any, Callable, Iterable, Iterator, Mapping
 
 from ..model import Origin, ToolContract, Unreadable, escape_token
 from .positions import json_positions, lazy_locator, yaml_positions
@@ -166,6 +166,15 @@ def load_json_text(text: str, file: str, input_format: str | None = None) -> Loa
     return result
 
 
+def _looks_like_jsonl(text: str) -> bool:
+    first = text.lstrip().split("\n", 1)[0]
+    try:
+        json.loads(first)
+    except (json.JSONDecodeError, RecursionError):
+        return False
+    return True
+
+
 def load_jsonl_lines(lines: Iterable[str], file: str, input_format: str | None = None) -> LoadResult:
     result = LoadResult(files=1)
     for number, text in enumerate(lines, start=1):
@@ -254,21 +263,28 @@ def _scalar(value: Any) -> Any:
 
 # --------------------------------------------------------------------------- files
 
-def _kind_for(path: str, text: str) -> str:
+def detect_kind(path: str, text: str) -> str:
+    """'json', 'jsonl' or 'yaml', from the file name, else from the text.
+
+    A `.json` file whose first line is a complete JSON value followed by more
+    lines is JSON Lines (BFCL ships its data that way).
+    """
     suffix = Path(path).suffix.lower()
-    if suffix in SUFFIXES:
-        return SUFFIXES[suffix]
-    stripped = text.lstrip()
-    if stripped[:1] in "{[":
+    kind = SUFFIXES.get(suffix)
+    stripped = text.lstrip("\ufeff \t\r\n")
+    if kind is None:
+        if stripped[:1] not in ("{", "["):
+            return "yaml"
+        kind = "json"
+    if kind == "json":
         first, _, rest = stripped.partition("\n")
-        if rest.strip() and first.strip().endswith("}") and rest.lstrip()[:1] == "{":
+        if rest.strip() and _looks_like_jsonl(first):
             return "jsonl"
-        return "json"
-    return "yaml"
+    return kind
 
 
 def load_text(text: str, file: str, kind: str | None = None, input_format: str | None = None) -> LoadResult:
-    kind = kind or _kind_for(file, text)
+    kind = kind or detect_kind(file, text)  # BFCL and others ship JSON Lines under a .json name
     if kind == "jsonl":
         return load_jsonl_lines(text.splitlines(), file, input_format)
     if kind == "yaml":
@@ -328,7 +344,8 @@ def iter_files(folder: Path) -> Iterator[Path]:
                 yield Path(root) / name
 
 
-def load_paths(paths: Iterable[str | Path], input_format: str | None = None) -> LoadResult:
+def load_paths(paths: Iterable[str | Path], input_format: str | None = None,
+               on_file: "Callable[[str], None] | None" = None) -> LoadResult:
     """Load every file given; folders are searched for .json, .jsonl, .yaml and .yml files.
 
     In a folder, a file that holds no tool at all (a package.json, a fixture) is
@@ -342,6 +359,8 @@ def load_paths(paths: Iterable[str | Path], input_format: str | None = None) -> 
         path = Path(raw)
         if path.is_dir():
             for file in iter_files(path):
+                if on_file is not None:
+                    on_file(str(file))
                 loaded = load_file(file, input_format)
                 if not loaded.tools and loaded.unreadable and all(u.pointer == "" and "not a tool" in u.message or
                                                                   u.pointer and "not a tool" in u.message
@@ -349,6 +368,8 @@ def load_paths(paths: Iterable[str | Path], input_format: str | None = None) -> 
                     continue
                 result.extend(loaded)
         elif path.exists():
+            if on_file is not None:
+                on_file(str(path))
             result.extend(load_file(path, input_format))
         else:
             result.files += 1
@@ -375,5 +396,5 @@ def load(source: Any, input_format: str | None = None) -> list[ToolContract]:
     return result.tools
 
 
-__all__ = ["LoadResult", "load", "load_paths", "load_file", "load_text", "load_stdin",
+__all__ = ["LoadResult", "detect_kind", "load", "load_paths", "load_file", "load_text", "load_stdin",
            "contracts_from_document", "INPUT_FORMATS", "MAX_DOCUMENT_BYTES"]

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any, Iterator
-from urllib.parse import unquote
+from urllib.parse import unquote, urljoin
 
 from ...model import escape_token, resolve_pointer, split_pointer
 from ...suggest import closest
 
 MAX_SCAN_DEPTH = 64  # the walker's own depth bound: deeper parts are not analysed anyway
+_DATA_KEYWORDS = frozenset({"enum", "const", "default", "examples", "example"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,7 +50,7 @@ def iter_subschemas(schema: Any, pointer: str = "", depth: int = 0) -> Iterator[
         if isinstance(value, dict):
             yield here, value
             for key, child in value.items():
-                if key in ("enum", "const", "default", "examples", "example") or not isinstance(child, (dict, list)):
+                if key in _DATA_KEYWORDS or not isinstance(child, (dict, list)):
                     continue
                 stack.append((here + "/" + escape_token(key), child, level + 1))
         elif isinstance(value, list):
@@ -59,35 +60,52 @@ def iter_subschemas(schema: Any, pointer: str = "", depth: int = 0) -> Iterator[
 
 
 class RefIndex:
-    """Anchors and embedded `$id`s of one root schema, built on first need."""
+    """Anchors and embedded `$id`s of one root schema (ids made absolute), built on first need."""
 
     def __init__(self, root: dict[str, Any]) -> None:
         self.root = root
         self.anchors: dict[str, str] = {}
         self.ids: dict[str, str] = {}
-        for pointer, node in iter_subschemas(root):
-            anchor = node.get("$anchor")
-            if isinstance(anchor, str):
-                self.anchors.setdefault(anchor, pointer)
-            dynamic = node.get("$dynamicAnchor")
-            if isinstance(dynamic, str):
-                self.anchors.setdefault(dynamic, pointer)
-            for id_key in ("$id", "id"):
-                ident = node.get(id_key)
-                if not isinstance(ident, str):
-                    continue
-                if ident.startswith("#"):  # draft 4–7 spell a plain-name anchor as an id
-                    self.anchors.setdefault(ident[1:], pointer)
-                elif pointer:
-                    self.ids.setdefault(_strip(ident), pointer)
-        self.root_id = _strip(root["$id"]) if isinstance(root.get("$id"), str) else None
+        root_id = root.get("$id")
+        self.base = _strip(urljoin("", root_id)) if isinstance(root_id, str) else ""
+        draft4 = isinstance(root.get("$schema"), str) and "draft-04" in root["$schema"]
+        id_keys = ("$id", "id") if draft4 else ("$id",)
+        stack: list[tuple[str, Any, int, str]] = [("", root, 0, self.base)]
+        while stack:
+            pointer, node, depth, base = stack.pop()
+            if depth > MAX_SCAN_DEPTH:
+                continue
+            if isinstance(node, dict):
+                base = self._declare(pointer, node, base, id_keys)
+                children = ((escape_token(k), v) for k, v in node.items() if k not in _DATA_KEYWORDS)
+            elif isinstance(node, list):
+                children = ((str(i), v) for i, v in enumerate(node))
+            else:
+                continue
+            stack.extend((f"{pointer}/{token}", child, depth + 1, base)
+                         for token, child in children if isinstance(child, (dict, list)))
+
+    def _declare(self, pointer: str, node: dict[str, Any], base: str, id_keys: tuple[str, ...]) -> str:
+        for key in ("$anchor", "$dynamicAnchor"):
+            if isinstance(node.get(key), str):
+                self.anchors.setdefault(node[key], pointer)
+        for key in id_keys:
+            ident = node.get(key)
+            if not isinstance(ident, str):
+                continue
+            if ident.startswith("#"):  # draft 4–7 spell a plain-name anchor as an id
+                self.anchors.setdefault(ident[1:], pointer)
+            elif pointer:
+                base = _strip(urljoin(base, ident).split("#", 1)[0])
+                self.ids.setdefault(base, pointer)
+        return base
 
     def resolve(self, ref: str) -> Resolution:
-        document, fragment = split_ref(ref)
-        if document and document != self.root_id and _strip(document) != self.root_id:
-            if _strip(document) in self.ids:
-                base = self.ids[_strip(document)]
-                return self._fragment(base, fragment or "")
+        document, fragment = split_ref(urljoin(self.base, ref) if self.base else ref)
+        document = _strip(document)
+        if document and document != self.base:
+            if document in self.ids:
+                return self._fragment(self.ids[document], fragment or "")
             return Resolution(False, external=True)
         return self._fragment("", fragment or "")
 

@@ -40,6 +40,8 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from rapidfuzz.distance import OSA
+
 from ...model import Edit, Fix, Severity, ToolContract, escape_token
 from ...schema.keywords import (
     GEMINI_SNAKE_CASE, KNOWN_KEYWORDS, STANDARD_KEYWORDS, fits_keyword, is_known_keyword,
@@ -49,11 +51,30 @@ from ...suggest import closest
 from ..base import Finding, LintContext, Rule
 from ._common import is_openapi_schema
 
-# Suggest only standard keywords, and only on a close match: an unknown key is usually a
-# deliberate extension, so a loose guess would be a false alarm.
+# Suggest only standard keywords, and only for what reads as a slip of the keyboard: an
+# unknown key is usually a deliberate extension (`required_if`, `contentType`), so a loose
+# guess would be a false alarm.
 _CANDIDATES = sorted(STANDARD_KEYWORDS | {"nullable", "example"})
 _CUTOFF = 80.0
 _guesses: dict[str, str | None] = {}
+
+
+def _fold(text: str) -> str:
+    return "".join(ch for ch in text.lower() if ch.isalnum())
+
+
+def is_misspelling(key: str, keyword: str) -> bool:
+    """A typo, a case or separator slip, or the plural/singular of the keyword — not a longer
+    word built on it (`required_if`, `ifThen`, `examplesList`, `multiple` for `multipleOf`)."""
+    a, b = _fold(key), _fold(keyword)
+    if a == b:
+        return True
+    if a + "s" == b or b + "s" == a or a.endswith("y") and a[:-1] + "ies" == b or b.endswith("y") and b[:-1] + "ies" == a:
+        return True
+    shorter, longer = sorted((a, b), key=len)
+    if (longer.startswith(shorter) or longer.endswith(shorter)) and len(longer) - len(shorter) >= 2:
+        return False
+    return OSA.distance(a, b) <= (1 if len(b) <= 6 else 2)
 
 
 def intended_keyword(key: str) -> str | None:
@@ -61,7 +82,8 @@ def intended_keyword(key: str) -> str | None:
     if key not in _guesses:
         if len(_guesses) > 50_000:
             _guesses.clear()
-        _guesses[key] = closest(key, _CANDIDATES, cutoff=_CUTOFF) if len(key) >= 3 else None
+        meant = closest(key, _CANDIDATES, cutoff=_CUTOFF) if len(key) >= 3 else None
+        _guesses[key] = meant if meant is not None and is_misspelling(key, meant) else None
     return _guesses[key]
 
 
