@@ -138,7 +138,13 @@ def text_words(text: str) -> tuple[str, ...]:
 
 @lru_cache(maxsize=65536)
 def stem_en(word: str) -> str:
-    """A crude English stem, only for comparing words: `retrieves` → `retriev`, `items` → `item`."""
+    """A crude English stem, only for comparing words: `retrieves`/`retrieving` → `retriev`, `items` → `item`."""
+    base = _strip_suffix(word)
+    # A final silent e goes too, so that "calculate" meets "calculating" and "calculated".
+    return base[:-1] if len(base) > 4 and base.endswith("e") and not base.endswith("ee") else base
+
+
+def _strip_suffix(word: str) -> str:
     if len(word) > 4 and word.endswith("ies"):
         return word[:-3] + "y"
     if len(word) > 5 and word.endswith("ing"):
