@@ -26,8 +26,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import competitors  # noqa: E402  (bench/competitors.py, stdlib only)
 
 from toolclause import __version__  # noqa: E402
-from toolclause.lint.config import LintConfig, parse_targets  # noqa: E402
-from toolclause.lint.engine import active_rules, lint_contracts, lint_loaded  # noqa: E402
+from toolclause.linting.config import LintConfig, parse_targets  # noqa: E402
+from toolclause.linting.engine import active_rules, lint_contracts, lint_loaded  # noqa: E402
 from toolclause.load import contracts_from_document, load_file, load_paths  # noqa: E402
 from toolclause.model import ToolContract  # noqa: E402
 from toolclause.rules import ALL_RULES  # noqa: E402

@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from toolclause.cli.main import cli
-from toolclause.lint.baseline import BaselineError, dumps_baseline, filter_new, parse_baseline, path_key
+from toolclause.linting.baseline import BaselineError, dumps_baseline, filter_new, parse_baseline, path_key
 from toolclause.model import Diagnostic, Severity
 
 FIXTURES = Path(__file__).parent / "fixtures" / "cli"

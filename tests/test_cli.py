@@ -244,8 +244,8 @@ def test_rules_unknown_code_suggests_the_closest(query, hint):
 
 def test_batched_linting_finds_exactly_what_one_call_finds():
     from toolclause.cli.running import BATCH_TOOLS, lint_in_batches
-    from toolclause.lint.config import LintConfig
-    from toolclause.lint.engine import lint_contracts, sort_key
+    from toolclause.linting.config import LintConfig
+    from toolclause.linting.engine import lint_contracts, sort_key
     from toolclause.load import load_text
 
     lines = []

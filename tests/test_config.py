@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 import toolclause
-from toolclause.lint.config import ConfigError, config_from_mapping, discover_config, parse_targets
+from toolclause.linting.config import ConfigError, config_from_mapping, discover_config, parse_targets
 from toolclause.model import Severity
 
 TYPO = {"name": "get_weather", "description": "Current weather for one city, in metric units.",

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from toolclause.lint import engine
-from toolclause.lint.config import LintConfig
+from toolclause.linting import engine
+from toolclause.linting.config import LintConfig
 from toolclause.load import contracts_from_document
 from toolclause.model import Edit, Fix, Severity
 from toolclause.rules.base import Finding, Rule

@@ -12,8 +12,8 @@ from click.testing import CliRunner
 from toolclause.cli import running
 from toolclause.cli.fixing import fix_file, json_dump_like, yaml_layout
 from toolclause.cli.main import cli
-from toolclause.lint import engine
-from toolclause.lint.fix import EditError, apply_edit, apply_fix, apply_fixes
+from toolclause.linting import engine
+from toolclause.linting.fix import EditError, apply_edit, apply_fix, apply_fixes
 from toolclause.model import Diagnostic, Edit, Fix, Severity
 from toolclause.rules import BY_CODE
 from toolclause.rules.base import Finding, Rule

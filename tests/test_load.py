@@ -9,7 +9,7 @@ import pytest
 
 import toolclause
 from toolclause.load import load_paths, load_text, contracts_from_document
-from toolclause.lint.engine import locate_original
+from toolclause.linting.engine import locate_original
 
 WEATHER_SCHEMA = {"type": "object", "properties": {"city": {"type": "string", "description": "City"}},
                   "required": ["citty"]}

@@ -11,7 +11,7 @@ import pytest
 from toolclause import __version__
 from toolclause.cli.reporters import REPORTERS, FixSummary, LintRun
 from toolclause.cli.reporters import github, sarif
-from toolclause.lint.engine import LintReport
+from toolclause.linting.engine import LintReport
 from toolclause.model import Diagnostic, Fix, Severity, Unreadable
 
 SARIF_SCHEMA = Path(__file__).parents[2] / "shared" / "schemas" / "sarif-schema-2.1.0.json"

@@ -11,7 +11,7 @@ import time
 import pytest
 
 import toolclause
-from toolclause.lint.config import LintConfig
+from toolclause.linting.config import LintConfig
 
 DESC = "Looks up one order by its id and returns its status, items and delivery date."
 

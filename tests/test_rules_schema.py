@@ -9,8 +9,8 @@ import time
 import pytest
 
 import toolclause
-from toolclause.lint.config import LintConfig
-from toolclause.lint.engine import lint_contracts
+from toolclause.linting.config import LintConfig
+from toolclause.linting.engine import lint_contracts
 from toolclause.model import Edit, ToolContract
 from toolclause.rules.schema import RULES
 

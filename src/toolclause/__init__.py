@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from .lint.config import LintConfig
-from .lint.engine import LintReport, lint_contracts
+from .linting.config import LintConfig
+from .linting.engine import LintReport, lint_contracts
 from .load import load
 from .model import Diagnostic, Severity, ToolContract
 
@@ -21,7 +21,7 @@ def lint(source: Any, *, config: LintConfig | None = None, targets: Iterable[str
     ...   "inputSchema": {"type": "object", "properties": {}, "required": ["id"]}}, select=["S003"])]
     ['S003']
     """
-    from .lint.config import parse_targets
+    from .linting.config import parse_targets
 
     tools = list(source) if _is_contracts(source) else load(source, input_format)
     config = config or LintConfig()

@@ -54,6 +54,8 @@ def join_pointer(base: str, *tokens: str | int) -> str:
 def split_pointer(pointer: str) -> list[str]:
     if not pointer:
         return []
+    if "~" not in pointer:
+        return pointer[1:].split("/")
     return [unescape_token(t) for t in pointer[1:].split("/")]
 
 
@@ -86,9 +88,20 @@ class PointerMap:
     """
 
     entries: Mapping[str, str] = field(default_factory=dict)
+    # the longest entry, in pointer tokens: lookup starts there instead of at the
+    # full pointer (maps of JSON-Schema-native shapes are all one token deep)
+    depth: int = field(init=False, default=0)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "depth", max((key.count("/") for key in self.entries), default=0))
 
     def to_original(self, canonical: str) -> str:
         probe = canonical
+        if probe.count("/") > self.depth:
+            cut = 0
+            for _ in range(self.depth + 1):
+                cut = probe.find("/", cut + 1)
+            probe = probe[:cut]
         while True:
             target = self.entries.get(probe)
             if target is not None:

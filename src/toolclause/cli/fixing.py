@@ -1,6 +1,6 @@
 """`--fix`: the file side — read a tool file, apply safe fixes, write it back as the user wrote it.
 
-The edit logic itself is pure (`lint.fix`); here we keep what a person would
+The edit logic itself is pure (`linting.fix`); here we keep what a person would
 notice in a diff: JSON indentation, separators, key order, non-ASCII text (or
 \\u escapes when the file used them), the trailing newline, CRLF line endings,
 a UTF-8 BOM, and — for YAML — comments, quotes and indentation (ruamel.yaml
@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
-from ..lint.fix import SkippedFix, apply_fixes, safe_edits
+from ..linting.fix import SkippedFix, apply_fixes, safe_edits
 from ..load import detect_kind
 from ..model import Diagnostic, ToolContract
 from .reporters.base import FixSummary

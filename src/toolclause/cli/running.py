@@ -13,10 +13,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
-from ..lint.baseline import BaselineError, dumps_baseline, filter_new, parse_baseline
-from ..lint.config import ConfigError, LintConfig, discover_config, parse_targets, read_config_file
-from ..lint.engine import LintReport, lint_contracts, lint_loaded, sort_key
-from ..lint.fix import SkippedFix
+from ..linting.baseline import BaselineError, dumps_baseline, filter_new, parse_baseline
+from ..linting.config import ConfigError, LintConfig, discover_config, parse_targets, read_config_file
+from ..linting.engine import LintReport, lint_contracts, lint_loaded, sort_key
+from ..linting.fix import SkippedFix
 from ..load import LoadResult, load_paths
 from ..model import Diagnostic, Severity, ToolContract
 from ..rules import BY_CODE

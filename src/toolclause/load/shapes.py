@@ -349,6 +349,10 @@ READERS: dict[str, Reader] = {
 
 TOOL_FORMATS = tuple(READERS)
 
+# Shapes whose arguments are not written as JSON Schema: the loader builds the schema,
+# so a canonical node is not always a node of the user's file.
+CONVERTED_FORMATS = frozenset({"seal-tools", "property-map", "parameter-list", "rapidapi"})
+
 
 def _is_schema_like(value: Any) -> bool:
     """A JSON Schema object, as opposed to a bare map of property name → property."""

@@ -8,6 +8,7 @@ wants and the engine calls it only for those:
     keywords     check_node() runs for schema nodes holding any of these keywords
     node_kinds   check_node() runs for schema nodes of these kinds (e.g. PROPERTY)
     all_nodes    check_node() runs for every schema node
+    node_types   ...but only where the node's `type` names one of these
     check_tool() runs once per tool (names, descriptions, annotations)
     check_tools() runs once per tool list (duplicates, consistency, counts)
 
@@ -67,6 +68,9 @@ class Rule:
     keywords: ClassVar[frozenset[str]] = frozenset()
     node_kinds: ClassVar[frozenset[NodeKind]] = frozenset()
     all_nodes: ClassVar[bool] = False
+    # A further filter on the subscriptions above: only nodes whose `type` (a name
+    # or a list of names) includes one of these.  Untyped nodes are not sent.
+    node_types: ClassVar[frozenset[str]] = frozenset()
     # Which schemas check_node sees: the arguments, the result, or both.
     roles: ClassVar[frozenset[str]] = frozenset({"input"})
 

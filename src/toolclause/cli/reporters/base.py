@@ -7,8 +7,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import PurePath
 
-from ...lint.engine import LintReport
-from ...lint.fix import SkippedFix
+from ...linting.engine import LintReport
+from ...linting.fix import SkippedFix
 from ...model import Diagnostic
 
 

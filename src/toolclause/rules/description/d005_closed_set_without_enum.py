@@ -47,7 +47,7 @@ from ...model import Edit, Fix, Severity, ToolContract
 from ...schema.walk import NodeKind, SchemaNode
 from ..base import Finding, LintContext, Rule
 from ._closed_sets import FREE_TEXT_WORDS, closed_set
-from ._common import is_string, property_path, text_of
+from ._common import STRING_TYPES, is_string, property_path, text_of
 
 _CONSTRAINED = frozenset({"enum", "const", "format", "pattern", "anyOf", "oneOf", "allOf", "$ref"})
 
@@ -57,6 +57,7 @@ class ClosedSetWithoutEnum(Rule):
     name = "closed-set-without-enum"
     severity = Severity.WARNING
     node_kinds = frozenset({NodeKind.PROPERTY})
+    node_types = STRING_TYPES  # the engine sends only these nodes
 
     def check_node(self, node: SchemaNode, tool: ToolContract, ctx: LintContext) -> Iterable[Finding]:
         schema = node.schema

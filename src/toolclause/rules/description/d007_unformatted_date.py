@@ -43,7 +43,7 @@ from typing import Iterable
 from ...model import Edit, Fix, Severity, ToolContract
 from ...schema.walk import NodeKind, SchemaNode
 from ..base import Finding, LintContext, Rule
-from ._common import is_string, property_path, text_of
+from ._common import STRING_TYPES, is_string, property_path, text_of
 from ._dates import date_suggestion
 
 _SETTLED = frozenset({"format", "pattern", "enum", "const", "$ref", "anyOf", "oneOf", "allOf"})
@@ -54,6 +54,7 @@ class UnformattedDate(Rule):
     name = "unformatted-date"
     severity = Severity.WARNING
     node_kinds = frozenset({NodeKind.PROPERTY})
+    node_types = STRING_TYPES  # the engine sends only these nodes
 
     def check_node(self, node: SchemaNode, tool: ToolContract, ctx: LintContext) -> Iterable[Finding]:
         schema = node.schema

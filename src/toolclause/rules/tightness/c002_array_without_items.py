@@ -82,6 +82,7 @@ class ArrayWithoutItems(Rule):
     name = "array-without-items"
     severity = Severity.WARNING
     keywords = frozenset({"type"})
+    node_types = frozenset({"array"})  # the engine sends only these nodes
 
     def check_node(self, node: SchemaNode, tool: ToolContract, ctx: LintContext) -> Iterable[Finding]:
         schema = node.schema

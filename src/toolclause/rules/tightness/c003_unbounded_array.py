@@ -50,6 +50,7 @@ class UnboundedArray(Rule):
     name = "unbounded-array"
     severity = Severity.INFO
     keywords = frozenset({"type"})
+    node_types = frozenset({"array"})  # the engine sends only these nodes
 
     def check_node(self, node: SchemaNode, tool: ToolContract, ctx: LintContext) -> Iterable[Finding]:
         schema = node.schema

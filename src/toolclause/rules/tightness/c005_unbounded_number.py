@@ -126,6 +126,7 @@ class UnboundedNumber(Rule):
     name = "unbounded-number"
     severity = Severity.INFO
     node_kinds = frozenset({NodeKind.PROPERTY})
+    node_types = frozenset({"integer", "number"})  # the engine sends only these nodes
 
     def check_node(self, node: SchemaNode, tool: ToolContract, ctx: LintContext) -> Iterable[Finding]:
         schema = node.schema

@@ -12,9 +12,10 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Sequence
 
 from ..model import Diagnostic, Edit, Fix, Severity, ToolContract, Unreadable, resolve_pointer, unescape_token
+from ..load.shapes import CONVERTED_FORMATS
 from ..rules import ALL_RULES
 from ..rules.base import Finding, LintContext, Rule
-from ..schema.walk import MAX_DEPTH, SchemaNode, walk
+from ..schema.walk import MAX_DEPTH, NodeKind, SchemaNode, walk
 from .config import LintConfig
 
 
@@ -70,25 +71,34 @@ class _Dispatch:
     def rules_for(self, node: SchemaNode, role: str) -> list[Rule]:
         """The rules that subscribe to this node, in a stable order.
 
-        Schemas repeat the same few key sets ("type", "description"), so the
-        answer is cached by (keys, kind, role) and costs one dict lookup.
+        Schemas repeat the same few shapes ({"type": "string", "description": …}),
+        so the answer is cached by (keys, type, kind, role): one dict lookup a node.
         """
-        key = (tuple(node.schema), node.kind, role)
+        declared = node.schema.get("type")
+        if isinstance(declared, list):
+            declared = tuple(t for t in declared if isinstance(t, str))
+        elif not isinstance(declared, str):
+            declared = None
+        key = (tuple(node.schema), declared, node.kind, role)
         found = self._cache.get(key)
         if found is None:
-            found = []
-            for keyword in key[0]:
-                for rule in self.by_keyword.get(keyword, ()):
-                    if rule not in found:
-                        found.append(rule)
-            for rule in self.by_kind.get(node.kind, ()):
-                if rule not in found:
-                    found.append(rule)
-            found.extend(r for r in self.every_node if r not in found)
-            found = [r for r in found if role in r.roles]
+            found = self._select(key[0], declared, node.kind, role)
             if len(self._cache) < 50_000:
                 self._cache[key] = found
         return found
+
+    def _select(self, keys: tuple, declared: str | tuple | None, kind: NodeKind, role: str) -> list[Rule]:
+        found: list[Rule] = []
+        for keyword in keys:
+            for rule in self.by_keyword.get(keyword, ()):
+                if rule not in found:
+                    found.append(rule)
+        for rule in self.by_kind.get(kind, ()):
+            if rule not in found:
+                found.append(rule)
+        found.extend(r for r in self.every_node if r not in found)
+        types = {declared} if isinstance(declared, str) else set(declared or ())
+        return [r for r in found if role in r.roles and (not r.node_types or not r.node_types.isdisjoint(types))]
 
 
 def _severity(rule: Rule, config: LintConfig) -> Severity:
@@ -149,6 +159,10 @@ def _place_edits(tool: ToolContract, fix: Fix) -> Fix:
     object built from a list of parameter records — would write nonsense into the
     user's format, so the fix is kept as advice and no longer offered to --fix.
     """
+    if tool.origin.format not in CONVERTED_FORMATS:
+        # the schema is the user's own JSON Schema: every canonical node is theirs
+        return Fix(fix.description, fix.safe, tuple(
+            Edit(e.op, tool.origin.base + tool.origin.pointers.to_original(e.pointer), e.value) for e in fix.edits))
     canonical_doc = {"name": tool.name, "description": tool.description, "inputSchema": tool.input_schema,
                      "outputSchema": tool.output_schema, "annotations": tool.annotations, "_meta": tool.meta}
     placed = []
@@ -189,24 +203,27 @@ def lint_contracts(tools: Sequence[ToolContract], config: LintConfig | None = No
         ignored = tool.ignored_codes
         return file_ignores[file] | ignored if ignored else file_ignores[file]
 
+    append = diagnostics.append
+    rules_for = dispatch.rules_for
     for tool in tools:
         suppressed = suppressed_for(tool)
         for rule in dispatch.tool_rules:
             if rule.code not in suppressed:
                 for finding in rule.check_tool(tool, ctx):
-                    diagnostics.append(_to_diagnostic(rule, severity[rule.code], tool, finding))
+                    append(_to_diagnostic(rule, severity[rule.code], tool, finding))
         for role, schema, base in (("input", tool.input_schema, "/inputSchema"),
                                    ("output", tool.output_schema, "/outputSchema")):
             if not isinstance(schema, dict):
                 continue
             nodes, too_deep = walk(schema, base, role)
             for node in nodes:
-                for rule in dispatch.rules_for(node, role):
-                    if rule.code not in suppressed:
-                        for finding in rule.check_node(node, tool, ctx):
-                            diagnostics.append(_to_diagnostic(rule, severity[rule.code], tool, finding))
+                for rule in rules_for(node, role):
+                    if suppressed and rule.code in suppressed:
+                        continue
+                    for finding in rule.check_node(node, tool, ctx):
+                        append(_to_diagnostic(rule, severity[rule.code], tool, finding))
             if too_deep and depth_enabled and "S001" not in suppressed:
-                diagnostics.append(_to_diagnostic(depth_rule, _severity(depth_rule, config), tool, Finding(
+                append(_to_diagnostic(depth_rule, _severity(depth_rule, config), tool, Finding(
                     too_deep[0], f"schema nested deeper than {MAX_DEPTH} levels; nothing below this point was checked "
                                  f"(providers reject far shallower schemas: OpenAI strict allows 10 levels)")))
 
