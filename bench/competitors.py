@@ -83,11 +83,11 @@ def ensure_installed(comp: Competitor, log: Callable[[str], None] = print) -> st
         VENVS.mkdir(parents=True, exist_ok=True)
         if not comp.python.exists():
             python3 = shutil.which("python3") or sys.executable
-            log(f"  creating {comp.venv.relative_to(HERE.parent)} ({python3} -m venv)")
+            log(f"  creating {comp.venv} ({python3} -m venv)")
             done = subprocess.run([python3, "-m", "venv", str(comp.venv)], capture_output=True, text=True, timeout=120)
             if done.returncode != 0:
                 return f"venv creation failed: {_last_line(done.stderr)}"
-        log(f"  pip install {comp.package}=={comp.version} into {comp.venv.relative_to(HERE.parent)}")
+        log(f"  pip install {comp.package}=={comp.version} into {comp.venv}")
         done = subprocess.run([str(comp.python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
                                f"{comp.package}=={comp.version}"], capture_output=True, text=True, timeout=PIP_TIMEOUT_S)
         (VENVS / f"{comp.package}.pip.log").write_text(done.stdout + done.stderr, encoding="utf-8")
@@ -96,8 +96,8 @@ def ensure_installed(comp: Competitor, log: Callable[[str], None] = print) -> st
         if _installed_version(comp) != comp.version:
             return f"installed, but {comp.package} {comp.version} is not importable"
         return None
-    except (OSError, subprocess.SubprocessError) as exc:
-        return f"install failed: {exc}"
+    except Exception as exc:  # whatever goes wrong, the bench prints the reason and carries on
+        return f"install failed: {type(exc).__name__}: {exc}"
 
 
 def run_driver(comp: Competitor, input_path: Path, repeat: int, clock: str = "cpu",

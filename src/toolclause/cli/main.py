@@ -19,6 +19,7 @@ import click
 
 from .. import __version__
 from ..load import INPUT_FORMATS
+from . import diffing
 from .reporters import REPORTERS
 from .rules_command import render_rules
 from .running import CliError, LintRequest, exit_code, run_lint
@@ -164,6 +165,22 @@ def rules_command(code: str | None, output_format: str) -> None:
     except CliError as exc:
         raise CommandError(str(exc)) from None
     click.echo(text, nl=False, color=wants_color(sys.stdout))
+
+
+@cli.command("diff")
+@click.argument("old")
+@click.argument("new")
+@click.option("--format", "output_format", type=click.Choice(diffing.FORMATS), default="text", show_default=True)
+@click.option("--fail-on", type=click.Choice(diffing.FAIL_ON), default="breaking", show_default=True,
+              help="exit 1 on breaking changes, on any change, or never")
+def diff_command(old: str, new: str, output_format: str, fail_on: str) -> None:
+    """What changed from OLD to NEW (files, folders, or git:REF:PATH), and does it break anyone."""
+    try:
+        text, code = diffing.run_diff(old, new, output_format, fail_on, wants_color(sys.stdout))
+    except diffing.DiffInputError as exc:
+        raise CommandError(str(exc)) from None
+    click.echo(text, nl=False, color=wants_color(sys.stdout))
+    click.get_current_context().exit(code)
 
 
 def main(argv: Sequence[str] | None = None) -> None:

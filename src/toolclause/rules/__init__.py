@@ -10,6 +10,7 @@ from .base import Rule
 from .description import RULES as DESCRIPTION_RULES
 from .naming import RULES as NAMING_RULES
 from .provider import RULES as PROVIDER_RULES
+from .safety import RULES as SAFETY_RULES
 from .schema import RULES as SCHEMA_RULES
 from .tightness import RULES as TIGHTNESS_RULES
 
@@ -19,6 +20,7 @@ ALL_RULES: tuple[type[Rule], ...] = (
     *DESCRIPTION_RULES,
     *TIGHTNESS_RULES,
     *PROVIDER_RULES,
+    *SAFETY_RULES,
 )
 
 BY_CODE: dict[str, type[Rule]] = {rule.code: rule for rule in ALL_RULES}
