@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
+from .export import ExportResult, Loss, export
 from .linting.config import LintConfig
 from .linting.engine import LintReport, lint_contracts
 from .load import load
@@ -37,4 +38,5 @@ def _is_contracts(source: Any) -> bool:
     return isinstance(source, (list, tuple)) and bool(source) and all(isinstance(t, ToolContract) for t in source)
 
 
-__all__ = ["Diagnostic", "LintConfig", "LintReport", "Severity", "ToolContract", "lint", "load", "__version__"]
+__all__ = ["Diagnostic", "ExportResult", "LintConfig", "LintReport", "Loss", "Severity", "ToolContract", "export",
+           "lint", "load", "__version__"]

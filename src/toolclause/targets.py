@@ -119,3 +119,19 @@ _META_LABEL = r"[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?"
 MCP_META_KEY = re.compile(rf"(?:{_META_LABEL}(?:\.{_META_LABEL})*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?")
 # keys the OpenAI Apps SDK (§5) requires although their name part holds a '/'
 APPS_SDK_META_KEYS = frozenset({"openai/toolInvocation/invoking", "openai/toolInvocation/invoked"})
+
+
+# --------------------------------------------------------------------------- export (strict subsets kept)
+
+# §1.3: the keywords a strict OpenAI schema may hold (everything else is removed by
+# `toolclause export --strict`, its meaning moved into the description)
+OPENAI_STRICT_KEYWORDS = frozenset({
+    "type", "properties", "required", "additionalProperties", "items", "anyOf", "enum", "const", "description",
+    "title", "$defs", "definitions", "$ref", "pattern", "format", "multipleOf", "minimum", "maximum",
+    "exclusiveMinimum", "exclusiveMaximum", "minItems", "maxItems",
+})
+# §2: the keywords Anthropic's strict grammar takes
+ANTHROPIC_STRICT_KEYWORDS = frozenset({
+    "type", "properties", "required", "additionalProperties", "items", "anyOf", "allOf", "enum", "const",
+    "description", "title", "$defs", "definitions", "$ref", "pattern", "format", "minItems", "default",
+})

@@ -21,6 +21,7 @@ from .. import __version__
 from ..load import INPUT_FORMATS
 from . import diffing
 from .reporters import REPORTERS
+from .exporting import ExportRequest, parse_settings, render_drift, run_export
 from .rules_command import render_rules
 from .running import CliError, LintRequest, exit_code, run_lint
 
@@ -181,6 +182,59 @@ def diff_command(old: str, new: str, output_format: str, fail_on: str) -> None:
         raise CommandError(str(exc)) from None
     click.echo(text, nl=False, color=wants_color(sys.stdout))
     click.get_current_context().exit(code)
+
+
+@cli.command("export")
+@click.argument("paths", nargs=-1)
+@click.option("--target", required=True, type=click.Choice(["openai-chat", "openai-responses", "anthropic", "gemini",
+                                                            "mcp", "structured-output", "a2a"]),
+              help="The protocol shape to write.")
+@click.option("--strict", is_flag=True, help="Project the schemas into the provider's strict subset.")
+@click.option("--output", "-o", metavar="FILE|DIR",
+              help="Write to FILE, or into DIR (the payload and, when names moved, <target>.names.json).")
+@click.option("--check", is_flag=True, help="Compare with the committed export at -o; exit 1 on drift.")
+@click.option("--fix-types", is_flag=True, help="Apply S002's safe type fixes first (\"dict\" → \"object\").")
+@click.option("--gemini-schema", type=click.Choice(["json", "openapi"]), default="json", show_default=True,
+              help="gemini: parametersJsonSchema, or the OpenAPI-subset parameters.")
+@click.option("--mcp-shape", type=click.Choice(["tools", "list"]), default="tools", show_default=True,
+              help="mcp: a list of Tool objects, or a tools/list result.")
+@click.option("--set", "settings", multiple=True, metavar="KEY=VALUE",
+              help="A target setting, e.g. a2a name=…, url=…, version=…, protocolBinding=….")
+@click.option("--input-format", type=click.Choice(list(INPUT_FORMATS)), default="auto", show_default=True)
+def export_command(paths: tuple[str, ...], target: str, strict: bool, output: str | None, check: bool,
+                   fix_types: bool, gemini_schema: str, mcp_shape: str, settings: tuple[str, ...],
+                   input_format: str) -> None:
+    """Export the tools in PATHS (or, for structured-output, JSON Schemas) to one protocol's shape."""
+    if not paths:
+        raise click.UsageError("give at least one PATH (a file or a folder)")
+    try:
+        options = {"schema": gemini_schema, "shape": mcp_shape, **parse_settings(settings)}
+        run = run_export(ExportRequest(paths=paths, target=target, strict=strict, output=output, check=check,
+                                       fix_types=fix_types, settings=options, input_format=input_format))
+    except CliError as exc:
+        raise CommandError(str(exc)) from None
+    for loss in run.result.losses:
+        click.echo(f"toolclause: export: {loss}", err=True)
+    if run.result.losses:
+        tools = len({loss.tool for loss in run.result.losses})
+        click.echo(f"toolclause: export: {len(run.result.losses)} thing(s) in {tools} tool(s) could not be kept "
+                   f"exactly by {target}{' --strict' if strict else ''} (listed above)", err=True)
+    moved = len(run.result.name_map) + len(run.result.property_map)
+    if moved:
+        click.echo(f"toolclause: export: {len(run.result.name_map)} tool name(s) and the properties of "
+                   f"{len(run.result.property_map)} tool(s) renamed for {target}; nameMap/propertyMap route "
+                   f"calls back", err=True)
+    if run.stdout is not None:
+        click.echo(run.stdout, nl=False)
+    if run.drift is not None:
+        if run.drift:
+            click.echo(render_drift(run.drift), nl=False)
+            click.echo(f"toolclause: export: {len(run.drift)} file(s) drifted from the contracts; "
+                       f"run the same command without --check to update them", err=True)
+            click.get_current_context().exit(1)
+        click.echo(f"toolclause: export: {output} is up to date", err=True)
+    for path in run.written:
+        click.echo(f"toolclause: export: wrote {path}", err=True)
 
 
 def main(argv: Sequence[str] | None = None) -> None:

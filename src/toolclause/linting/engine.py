@@ -11,12 +11,13 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Sequence
 
-from ..model import Diagnostic, Edit, Fix, Severity, ToolContract, Unreadable, resolve_pointer, unescape_token
-from ..load.shapes import CONVERTED_FORMATS
+from .._gc import gc_paused
+from ..model import Diagnostic, Severity, ToolContract, Unreadable
 from ..rules import ALL_RULES
 from ..rules.base import Finding, LintContext, Rule
 from ..schema.walk import MAX_DEPTH, NodeKind, SchemaNode, walk
 from .config import LintConfig
+from .placement import ToolPlacer, locate_original  # noqa: F401  (locate_original: public API)
 
 
 @dataclass
@@ -49,15 +50,15 @@ def active_rules(config: LintConfig) -> list[Rule]:
 class _Dispatch:
     """Which rules see which schema nodes, computed once per run."""
 
-    def __init__(self, rules: Sequence[Rule]) -> None:
+    def __init__(self, rules: Sequence[Rule], severity: dict[str, Severity]) -> None:
+        self.severity = severity
         self.tool_rules = [r for r in rules if r.overrides("check_tool")]
         self.list_rules = [r for r in rules if r.overrides("check_tools")]
         self.by_keyword: dict[str, list[Rule]] = defaultdict(list)
         self.by_kind: dict[object, list[Rule]] = defaultdict(list)
         self.every_node: list[Rule] = []
-        for rule in rules:
-            if not rule.overrides("check_node"):
-                continue
+        self.node_rules = [r for r in rules if r.overrides("check_node")]
+        for rule in self.node_rules:
             if rule.all_nodes:
                 self.every_node.append(rule)
                 continue
@@ -66,10 +67,10 @@ class _Dispatch:
             for kind in rule.node_kinds:
                 self.by_kind[kind].append(rule)
         self.keywords = frozenset(self.by_keyword)
-        self._cache: dict[tuple, list[Rule]] = {}
+        self._cache: dict[tuple, list[tuple[Rule, Any, Severity]]] = {}
 
-    def rules_for(self, node: SchemaNode, role: str) -> list[Rule]:
-        """The rules that subscribe to this node, in a stable order.
+    def rules_for(self, node: SchemaNode, role: str) -> list[tuple[Rule, Any, Severity]]:
+        """(rule, its bound check_node, severity) for the rules that subscribe to this node, in a stable order.
 
         Schemas repeat the same few shapes ({"type": "string", "description": …}),
         so the answer is cached by (keys, type, kind, role): one dict lookup a node.
@@ -82,7 +83,8 @@ class _Dispatch:
         key = (tuple(node.schema), declared, node.kind, role)
         found = self._cache.get(key)
         if found is None:
-            found = self._select(key[0], declared, node.kind, role)
+            found = [(rule, rule.check_node, self.severity[rule.code])
+                     for rule in self._select(key[0], declared, node.kind, role)]
             if len(self._cache) < 50_000:
                 self._cache[key] = found
         return found
@@ -105,78 +107,16 @@ def _severity(rule: Rule, config: LintConfig) -> Severity:
     return config.severity.get(rule.code, rule.severity)
 
 
-def locate_original(tool: ToolContract, canonical: str) -> str:
-    """Pointer into the user's document for a canonical pointer, trimmed to a node that exists."""
-    relative = tool.origin.pointers.to_original(canonical)
-    if tool.raw is not None and relative:
-        tokens = relative[1:].split("/")
-        node = tool.raw
-        kept = 0
-        for token in tokens:
-            if "~" in token:
-                token = unescape_token(token)
-            if isinstance(node, dict) and token in node:
-                node = node[token]
-            elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
-                node = node[int(token)]
-            else:
-                break
-            kept += 1
-        if kept < len(tokens):
-            relative = "".join("/" + t for t in tokens[:kept])
-    return tool.origin.base + relative
-
-
-def _to_diagnostic(rule: Rule, severity: Severity, tool: ToolContract | None, finding: Finding) -> Diagnostic:
-    if tool is None:
+def _to_diagnostic(rule: Rule, severity: Severity, placer: ToolPlacer | None, finding: Finding) -> Diagnostic:
+    if placer is None:
         return Diagnostic(rule.code, rule.name, severity, finding.message, pointer=finding.pointer, fix=finding.fix)
-    pointer = locate_original(tool, finding.pointer)
-    line, column = tool.origin.position(pointer)
+    pointer, line, column = placer.locate(finding.pointer)
     fix = finding.fix
     if fix is not None and fix.edits:
-        fix = _place_edits(tool, fix)
+        fix = placer.place_edits(fix)
+    tool = placer.tool
     return Diagnostic(rule.code, rule.name, severity, finding.message, tool=tool.name,
                       file=tool.origin.file, pointer=pointer, line=line, column=column, fix=fix)
-
-
-def _resolve(document: Any, pointer: str) -> Any:
-    try:
-        return resolve_pointer(document, pointer)
-    except KeyError:
-        return _MISSING
-
-
-_MISSING = object()
-
-
-def _place_edits(tool: ToolContract, fix: Fix) -> Fix:
-    """Translate a fix's edits into the user's document, or drop them where they cannot land.
-
-    An edit can be written back only where the canonical node *is* the user's
-    node: the same object (a schema the user wrote as JSON Schema), or an
-    existing key holding the same value (a `type` inside a bare property map).
-    An edit into a node the loader synthesised — `additionalProperties` on an
-    object built from a list of parameter records — would write nonsense into the
-    user's format, so the fix is kept as advice and no longer offered to --fix.
-    """
-    if tool.origin.format not in CONVERTED_FORMATS:
-        # the schema is the user's own JSON Schema: every canonical node is theirs
-        return Fix(fix.description, fix.safe, tuple(
-            Edit(e.op, tool.origin.base + tool.origin.pointers.to_original(e.pointer), e.value) for e in fix.edits))
-    canonical_doc = {"name": tool.name, "description": tool.description, "inputSchema": tool.input_schema,
-                     "outputSchema": tool.output_schema, "annotations": tool.annotations, "_meta": tool.meta}
-    placed = []
-    for edit in fix.edits:
-        relative = tool.origin.pointers.to_original(edit.pointer)
-        parent_canonical = edit.pointer[: edit.pointer.rfind("/")]
-        parent_original = relative[: relative.rfind("/")]
-        same_parent = _resolve(canonical_doc, parent_canonical) is _resolve(tool.raw, parent_original) is not _MISSING
-        same_value = (_resolve(canonical_doc, edit.pointer) == _resolve(tool.raw, relative) is not _MISSING
-                      and edit.pointer.rsplit("/", 1)[-1] == relative.rsplit("/", 1)[-1])
-        if not (same_parent or same_value):
-            return Fix(fix.description, False, ())
-        placed.append(Edit(edit.op, tool.origin.base + relative, edit.value))
-    return Fix(fix.description, fix.safe, tuple(placed))
 
 
 class _DepthRule(Rule):
@@ -185,12 +125,19 @@ class _DepthRule(Rule):
 
 def lint_contracts(tools: Sequence[ToolContract], config: LintConfig | None = None,
                    ctx: LintContext | None = None) -> list[Diagnostic]:
+    # rules and findings allocate only acyclic objects: see toolclause._gc
+    with gc_paused():
+        return _lint_contracts(tools, config, ctx)
+
+
+def _lint_contracts(tools: Sequence[ToolContract], config: LintConfig | None,
+                    ctx: LintContext | None) -> list[Diagnostic]:
     config = config or LintConfig()
     rules = active_rules(config)
-    dispatch = _Dispatch(rules)
+    severity = {rule.code: _severity(rule, config) for rule in rules}
+    dispatch = _Dispatch(rules, severity)
     ctx = ctx or LintContext(targets=config.targets, options=config.rule_options, budgets=config.budgets)
     diagnostics: list[Diagnostic] = []
-    severity = {rule.code: _severity(rule, config) for rule in rules}
     depth_rule = _DepthRule()
     depth_enabled = config.enabled("S001")
     # per-file ignores are resolved once per file, not once per finding
@@ -205,25 +152,33 @@ def lint_contracts(tools: Sequence[ToolContract], config: LintConfig | None = No
 
     append = diagnostics.append
     rules_for = dispatch.rules_for
+    walk_nodes = bool(dispatch.node_rules)
+    tool_rules = [(rule, rule.check_tool, severity[rule.code]) for rule in dispatch.tool_rules]
+    # one placer per tool, kept for the list rules, which report on the same tools
+    placers: dict[int, ToolPlacer] = {}
     for tool in tools:
         suppressed = suppressed_for(tool)
-        for rule in dispatch.tool_rules:
+        placer = placers[id(tool)] = ToolPlacer(tool)
+        for rule, check, level in tool_rules:
             if rule.code not in suppressed:
-                for finding in rule.check_tool(tool, ctx):
-                    append(_to_diagnostic(rule, severity[rule.code], tool, finding))
+                for finding in check(tool, ctx):
+                    append(_to_diagnostic(rule, level, placer, finding))
+        # without node rules the walk only serves the depth check (S001)
+        if not (walk_nodes or (depth_enabled and "S001" not in suppressed)):
+            continue
         for role, schema, base in (("input", tool.input_schema, "/inputSchema"),
                                    ("output", tool.output_schema, "/outputSchema")):
             if not isinstance(schema, dict):
                 continue
             nodes, too_deep = walk(schema, base, role)
             for node in nodes:
-                for rule in rules_for(node, role):
+                for rule, check, level in rules_for(node, role):
                     if suppressed and rule.code in suppressed:
                         continue
-                    for finding in rule.check_node(node, tool, ctx):
-                        append(_to_diagnostic(rule, severity[rule.code], tool, finding))
+                    for finding in check(node, tool, ctx):
+                        append(_to_diagnostic(rule, level, placer, finding))
             if too_deep and depth_enabled and "S001" not in suppressed:
-                append(_to_diagnostic(depth_rule, _severity(depth_rule, config), tool, Finding(
+                append(_to_diagnostic(depth_rule, _severity(depth_rule, config), placer, Finding(
                     too_deep[0], f"schema nested deeper than {MAX_DEPTH} levels; nothing below this point was checked "
                                  f"(providers reject far shallower schemas: OpenAI strict allows 10 levels)")))
 
@@ -235,7 +190,8 @@ def lint_contracts(tools: Sequence[ToolContract], config: LintConfig | None = No
             for rule in dispatch.list_rules:
                 for tool, finding in rule.check_tools(members, ctx):
                     if rule.code not in suppressed_for(tool):
-                        diagnostics.append(_to_diagnostic(rule, severity[rule.code], tool, finding))
+                        placer = placers.get(id(tool)) or ToolPlacer(tool)
+                        diagnostics.append(_to_diagnostic(rule, severity[rule.code], placer, finding))
     return diagnostics
 
 

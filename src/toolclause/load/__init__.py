@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Mapping
 
+from .._gc import gc_paused
 from ..model import Origin, ToolContract, Unreadable, escape_token
 from .positions import json_positions, lazy_locator, yaml_positions
 from .shapes import TOOL_FORMATS, ShapeError, detect_tool_format, read_tool
@@ -305,6 +306,11 @@ def _too_large(file: str, size: int) -> Unreadable:
 
 
 def load_file(path: Path, input_format: str | None = None, display: str | None = None) -> LoadResult:
+    with gc_paused():  # parsing allocates only acyclic containers: see toolclause._gc
+        return _load_file(path, input_format, display)
+
+
+def _load_file(path: Path, input_format: str | None, display: str | None) -> LoadResult:
     file = display or str(path)
     try:
         size = path.stat().st_size

@@ -114,54 +114,18 @@ def walk(schema: Any, base_pointer: str, role: str = "input",
                 continue
             value = sch[keyword]
             kind, shape = SUBSCHEMA_KEYWORDS[keyword]
-            base = node.pointer + "/" + escape_token(keyword)
+            base = node.pointer + "/" + keyword  # subschema keywords need no escaping
             if shape == "map":
                 if not isinstance(value, dict):
                     continue
                 required = sch.get("required") if kind is NodeKind.PROPERTY else None
                 required_names = set(r for r in required if isinstance(r, str)) if isinstance(required, list) else ()
+                depth = node.depth + 1
                 for name, sub in value.items():
                     if isinstance(sub, dict):
                         token = escape_token(name) if ("~" in name or "/" in name) else name
                         children.append(SchemaNode(base + "/" + token, sub, kind, name, node,
-                                                   node.depth + 1, name in required_names, role))
-            elif shape == "list" or (shape == "schema-or-list" and isinstance(value, list)):
-                if not isinstance(value, list):
-                    continue
-                depth = node.depth + (1 if kind is NodeKind.ITEMS else 0)
-                for index, sub in enumerate(value):
-                    if isinstance(sub, dict):
-                        children.append(SchemaNode(f"{base}/{index}", sub, kind, str(index), node, depth, False, role))
-            elif isinstance(value, dict):
-                depth = node.depth + (0 if kind is NodeKind.BRANCH else 1)
-                children.append(SchemaNode(base, value, kind, keyword, node, depth, False, role))
-        for child in reversed(children):
-            if child.depth > max_depth:
-                too_deep.append(child.pointer)
-                continue
-            stack.append(child)
-    return nodes, too_deep
-    stack: list[SchemaNode] = [SchemaNode(base_pointer, schema, NodeKind.ROOT, None, None, 0, False, role)]
-    while stack:
-        node = stack.pop()
-        nodes.append(node)
-        children: list[SchemaNode] = []
-        sch = node.schema
-        for keyword, value in sch.items():
-            spec = SUBSCHEMA_KEYWORDS.get(keyword)
-            if spec is None:
-                continue
-            kind, shape = spec
-            base = node.pointer + "/" + escape_token(keyword)
-            if shape == "map":
-                if not isinstance(value, dict):
-                    continue
-                required = sch.get("required") if kind is NodeKind.PROPERTY else None
-                required_names = set(required) if isinstance(required, list) and all(isinstance(r, str) for r in required) else ()
-                for name, sub in value.items():
-                    if isinstance(sub, dict):
-                        children.append(SchemaNode(base + "/" + escape_token(name), sub, kind, name, node,
-                                                   node.depth + 1, name in required_names, role))
+                                                   depth, name in required_names, role))
             elif shape == "list" or (shape == "schema-or-list" and isinstance(value, list)):
                 if not isinstance(value, list):
                     continue

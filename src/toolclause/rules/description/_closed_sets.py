@@ -18,6 +18,7 @@ import re
 from functools import lru_cache
 
 from ...lexicon import english, korean
+from ...lexicon.gates import lowered_for_gate, may_contain
 
 _QUOTED = r"""(?:'[^'\n]{1,40}'|"[^"\n]{1,40}"|`[^`\n]{1,40}`|‘[^’\n]{1,40}’|“[^”\n]{1,40}”)"""
 _SEP = r"""(?:\s*,\s*(?:or\s+|and\s+)?|\s+or\s+|\s+and\s+(?=['"`‘“])|\s*\|\s*|\s*/\s*|\s+또는\s+|(?<=['"`’”])(?:이?나|혹은)\s+)"""
@@ -59,6 +60,8 @@ _ABBREVIATION = re.compile(r"\b(?:e\.\s?g|i\.\s?e|etc|vs)\.", re.I)
 
 def _normalise(text: str) -> str:
     # Keep abbreviations from ending sentences: "e.g. 'a'" must stay one sentence.
+    if "." not in text:  # every abbreviation ends in one; most descriptions hold none
+        return text
     return _ABBREVIATION.sub(lambda m: m.group(0).replace(".", "").replace(" ", ""), text)
 
 
@@ -100,7 +103,12 @@ def _closed_here(before: str, after: str) -> bool:
 
 
 _QUOTES = frozenset("'\"`‘“")
-_SEPARATOR_HINT = re.compile(r" or |,|\||/|또는")
+_SEPARATORS = (" or ", ",", "|", "/", "또는")  # a list needs one of these between its values
+# Every match of _OPEN / _NOT_ONE_VALUE / _CUE contains one of these words, which
+# substring tests find far faster than the searches (see lexicon.gates).
+_OPEN_WORDS = ("otherwise", "any", "other", "accept", "custom", "more", "etc", "...", "…", "기타", "그", "등")
+_NOT_ONE_VALUE_WORDS = ("list", "array", "comma", "multiple", "several", "format", "형식", "포맷", "여러", "格式", "多个")
+_CUE_WORDS = ("one", "values", "options", "choices", "choose", "select", "가능한", "허용", "선택")
 _CLOSED_WORDS = frozenset().union(*english.CLOSED_SETS, *korean.CLOSED_SETS)
 _PLAIN_WORD = re.compile(r"[a-z0-9]+|[\uac00-\ud7a3]+")
 _CODE_HINT = re.compile(r"[A-Z0-9][-_][A-Z0-9]|[A-Z]\d")
@@ -114,7 +122,7 @@ def _bare_possible(text: str) -> bool:
     return len(seen) >= 2
 
 
-@lru_cache(maxsize=16384)
+@lru_cache(maxsize=65536)
 def closed_set(description: str, free_text: bool) -> tuple[tuple[str, ...], str] | None:
     """(values, the text that listed them) when the description names a closed set.
 
@@ -125,12 +133,14 @@ def closed_set(description: str, free_text: bool) -> tuple[tuple[str, ...], str]
 
 
 def _closed_set(description: str, free_text: bool) -> tuple[list[str], str] | None:
-    if not _SEPARATOR_HINT.search(description) and "중" not in description:
+    if "중" not in description and not any(separator in description for separator in _SEPARATORS):
         return None
     text = _normalise(description)
-    if _OPEN.search(text) or _NOT_ONE_VALUE.search(text):
+    lowered = lowered_for_gate(text)
+    if ((may_contain(lowered, _OPEN_WORDS) and _OPEN.search(text))
+            or (may_contain(lowered, _NOT_ONE_VALUE_WORDS) and _NOT_ONE_VALUE.search(text))):
         return None
-    cue = bool(_CUE.search(text)) or "중" in text
+    cue = bool(may_contain(lowered, _CUE_WORDS) and _CUE.search(text)) or "중" in text
     quoted = not free_text and not _QUOTES.isdisjoint(text)
     bare = not free_text and _bare_possible(text)
     if not (cue or quoted or bare):

@@ -1,0 +1,125 @@
+"""`toolclause export`: one canonical definition, every protocol's shape.
+
+One module per target, each with the same function (`export_tools(tools,
+options) -> ExportResult`), registered here by name.  Projections live in
+strict.py, name mapping in names.py, the runtime's half of strict mode in
+normalize.py, the drift diff in check.py.
+
+    >>> result = export({"name": "math.factorial", "description": "Computes n!.",
+    ...                  "inputSchema": {"type": "object", "properties": {"n": {"type": "integer"}}}},
+    ...                 "openai-chat", strict=True)
+    >>> result.payload[0]["function"]["name"], result.name_map
+    ('math_factorial', {'math_factorial': 'math.factorial'})
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import ModuleType
+from typing import Any, Callable, Mapping, Sequence
+
+from ..model import ToolContract
+from . import a2a, anthropic, gemini, mcp, openai_chat, openai_responses, structured_output
+from .base import ExportOptions, ExportResult, Loss, dumps
+from .check import Change, file_drift, structural_diff
+from .normalize import to_canonical_arguments, to_strict_arguments
+from .repair import with_fixed_types
+
+TARGETS: dict[str, ModuleType] = {
+    "openai-chat": openai_chat,
+    "openai-responses": openai_responses,
+    "anthropic": anthropic,
+    "gemini": gemini,
+    "mcp": mcp,
+    "structured-output": structured_output,
+    "a2a": a2a,
+}
+
+# the lint targets whose rules an export must pass (tests and `export --verify` use them)
+LINT_TARGETS: dict[tuple[str, bool], str] = {
+    ("openai-chat", False): "openai", ("openai-chat", True): "openai-strict",
+    ("openai-responses", False): "openai", ("openai-responses", True): "openai-strict",
+    ("anthropic", False): "anthropic", ("anthropic", True): "anthropic-strict",
+    ("gemini", False): "gemini", ("gemini", True): "gemini",
+    ("mcp", False): "mcp", ("mcp", True): "mcp",
+}
+
+
+def export(source: Any, target: str, strict: bool = False, *, fix_types: bool = False,
+           settings: Mapping[str, Any] | None = None, input_format: str | None = None) -> ExportResult:
+    """Export tools (contracts, paths, a JSON string or parsed objects) to one target's shape.
+
+    For `structured-output` the source is JSON Schemas instead: a {name: schema}
+    mapping, one schema, or paths of schema files (named by their stem).
+    `fix_types` applies S002's safe type fixes first (`"dict"` → `"object"`).
+    Returns an `ExportResult`: `payload` (ready for the SDK), `losses`,
+    `name_map` and `property_map` (route a call back), `document()` and
+    `files(stem)` (what the CLI writes).
+    """
+    if target not in TARGETS:
+        raise ValueError(f"unknown export target {target!r}; choose from {', '.join(TARGETS)}")
+    options = ExportOptions(strict=strict, settings=dict(settings or {}))
+    if target == "structured-output":
+        tools = structured_output.schemas_as_contracts(_schemas(source))
+    else:
+        tools = _contracts(source, input_format)
+    if fix_types:
+        tools = [with_fixed_types(t) for t in tools]
+    return TARGETS[target].export_tools(tools, options)
+
+
+def _contracts(source: Any, input_format: str | None) -> list[ToolContract]:
+    if isinstance(source, (list, tuple)) and source and all(isinstance(t, ToolContract) for t in source):
+        return list(source)
+    if isinstance(source, ToolContract):
+        return [source]
+    from ..load import load
+
+    return load(source, input_format)
+
+
+def _schemas(source: Any) -> dict[str, Any]:
+    """{name: schema} from a mapping of schemas, one schema, or schema files."""
+    if isinstance(source, Mapping) and _looks_like_schema(source):
+        return {_schema_name(source, "schema"): dict(source)}
+    if isinstance(source, Mapping):
+        return dict(source)
+    paths = [source] if isinstance(source, (str, Path)) else list(source)
+    out: dict[str, Any] = {}
+    for path in paths:
+        path = Path(path)
+        files = sorted(p for p in path.rglob("*") if p.suffix in (".json", ".yaml", ".yml")) if path.is_dir() else [path]
+        for file in files:
+            out[_schema_name(None, file.stem)] = read_document(file)
+    return out
+
+
+def read_document(path: Path) -> Any:
+    """A JSON or YAML file, parsed (ValueError naming the file when it cannot be)."""
+    import json
+
+    text = path.read_text(encoding="utf-8")
+    try:
+        if path.suffix in (".yaml", ".yml"):
+            from ruamel.yaml import YAML
+
+            return YAML(typ="safe", pure=True).load(text)
+        return json.loads(text)
+    except Exception as exc:  # any parser's error becomes one message naming the file
+        raise ValueError(f"{path}: not valid {'YAML' if path.suffix in ('.yaml', '.yml') else 'JSON'}: {exc}") from None
+
+
+def _looks_like_schema(obj: Mapping[str, Any]) -> bool:
+    return any(k in obj for k in ("type", "properties", "$schema", "anyOf", "oneOf", "allOf", "$ref"))
+
+
+def _schema_name(schema: Mapping[str, Any] | None, fallback: str) -> str:
+    title = schema.get("title") if schema is not None else None
+    return title if isinstance(title, str) and title else fallback
+
+
+Exporter = Callable[[Sequence[ToolContract], ExportOptions], ExportResult]
+
+__all__ = ["TARGETS", "LINT_TARGETS", "Change", "ExportOptions", "ExportResult", "Loss", "dumps", "export",
+           "file_drift", "read_document", "structural_diff", "to_canonical_arguments", "to_strict_arguments",
+           "with_fixed_types"]

@@ -1,0 +1,104 @@
+"""The records every exporter shares: options, losses and results.
+
+Each target module (`openai_chat`, `anthropic`, …) exposes the same function,
+`export_tools(tools, options) -> ExportResult`, in the manner of cattrs'
+`preconf` modules: the contracts know nothing of formats, one module per format.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+
+@dataclass(frozen=True, slots=True)
+class Loss:
+    """Something of the canonical contract a projection could not keep.
+
+    `pointer` is canonical ("/inputSchema/properties/city/minLength"; "" for the
+    tool as a whole), `keyword` the JSON Schema keyword or envelope field
+    concerned, `lost` says in words what the exported copy no longer enforces.
+    """
+
+    tool: str
+    pointer: str
+    keyword: str
+    lost: str
+
+    def to_dict(self) -> dict[str, str]:
+        return {"tool": self.tool, "pointer": self.pointer, "keyword": self.keyword, "lost": self.lost}
+
+    def __str__(self) -> str:
+        return f"{self.tool} {self.pointer or '/'}: {self.lost}"
+
+
+@dataclass(frozen=True, slots=True)
+class ExportOptions:
+    """What an exporter may be told besides the target.
+
+    `settings` holds target-specific keys (documented in each target module):
+    gemini `schema` = "json" | "openapi"; mcp `shape` = "tools" | "list";
+    a2a `name`, `description`, `url`, `version`, `protocolBinding`.
+    """
+
+    strict: bool = False
+    settings: Mapping[str, Any] = field(default_factory=dict)
+
+    def setting(self, key: str, default: Any = None) -> Any:
+        return self.settings.get(key, default)
+
+
+@dataclass(slots=True)
+class ExportResult:
+    """What an export produced.
+
+    `payload` is what the provider takes (a list of tools for OpenAI and
+    Anthropic, a Gemini `Tool` object, MCP Tool objects or a `tools/list`
+    result, response formats, an AgentCard).  `name_map` maps every exported
+    tool name that differs from its canonical name back to it;
+    `property_map` maps, per exported tool name, a canonical schema pointer of
+    an object to the property keys renamed there ({exported: canonical}).
+    """
+
+    target: str
+    strict: bool
+    payload: Any
+    losses: list[Loss] = field(default_factory=list)
+    name_map: dict[str, str] = field(default_factory=dict)
+    property_map: dict[str, dict[str, dict[str, str]]] = field(default_factory=dict)
+
+    @property
+    def tools(self) -> Any:
+        return self.payload
+
+    def routing(self) -> dict[str, Any]:
+        """The map a runtime needs to route a call back to the canonical tool ({} when nothing moved)."""
+        out: dict[str, Any] = {}
+        if self.name_map:
+            out["nameMap"] = dict(self.name_map)
+        if self.property_map:
+            out["propertyMap"] = self.property_map
+        return out
+
+    def document(self) -> Any:
+        """One JSON document: the payload alone, or {"tools": payload, "nameMap": …} when names moved."""
+        routing = self.routing()
+        if not routing:
+            return self.payload
+        if isinstance(self.payload, dict) and "tools" in self.payload:  # already a tools/list result
+            return {**self.payload, **routing}
+        return {"tools": self.payload, **routing}
+
+    def files(self, stem: str) -> dict[str, Any]:
+        """The files `-o DIR` writes: the payload and, when names moved, the map beside it."""
+        out: dict[str, Any] = {f"{stem}.json": self.payload}
+        routing = self.routing()
+        if routing:
+            out[f"{stem}.names.json"] = routing
+        return out
+
+
+def dumps(document: Any) -> str:
+    """The one serialisation every output and golden file uses (stable, diff-friendly)."""
+    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"

@@ -1,0 +1,182 @@
+"""The runtime's half of strict mode: a pure function from what the model sent to canonical arguments.
+
+A strict projection makes every optional property required and nullable, so a
+model says "not given" with null.  `to_canonical_arguments` undoes that:
+walking the CANONICAL schema beside the arguments, it removes a null wherever
+the property is optional and the canonical schema does not itself accept null
+(recursively, through `$ref`, `allOf`, items and the matching `anyOf`/`oneOf`
+branch), and renames properties the export had to rename (`property_map`,
+from `ExportResult.property_map[tool]`).  So strict mode costs the user
+nothing: the function receives exactly what the canonical schema describes.
+
+`to_strict_arguments` is the way back (canonical arguments → what a strict
+model sends: missing optional properties filled with null, keys the projection
+closed off dropped), for tests and replays.  Neither function mutates its input.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterator, Mapping
+
+from ..model import escape_token, resolve_pointer
+from .strict import allows_null
+
+_MAX_DEPTH = 64
+
+
+def to_canonical_arguments(arguments: Any, canonical_schema: Mapping[str, Any] | None,
+                           property_map: Mapping[str, Mapping[str, str]] | None = None) -> Any:
+    """Arguments as the strict model sent them → arguments for the canonical schema."""
+    if not isinstance(canonical_schema, Mapping):
+        return arguments
+    return _Walk(canonical_schema, property_map or {}).value(arguments, [(canonical_schema, "")], 0)
+
+
+class _Walk:
+    def __init__(self, root: Mapping[str, Any], property_map: Mapping[str, Mapping[str, str]]) -> None:
+        self.root = root
+        self.property_map = property_map
+
+    def applicable(self, schema: Any, pointer: str, depth: int = 0) -> Iterator[tuple[Mapping[str, Any], str]]:
+        """The schema and every schema that applies to the same instance unconditionally ($ref, allOf)."""
+        if not isinstance(schema, Mapping) or depth > _MAX_DEPTH:
+            return
+        yield schema, pointer
+        ref = schema.get("$ref")
+        if isinstance(ref, str) and ref.startswith("#"):
+            try:
+                yield from self.applicable(resolve_pointer(self.root, ref[1:]), ref[1:], depth + 1)
+            except KeyError:
+                pass
+        for index, branch in enumerate(schema.get("allOf") or [] if isinstance(schema.get("allOf"), list) else []):
+            yield from self.applicable(branch, f"{pointer}/allOf/{index}", depth + 1)
+
+    def value(self, value: Any, schemas: list[tuple[Any, str]], depth: int) -> Any:
+        if depth > _MAX_DEPTH:
+            return value
+        nodes = [n for schema, pointer in schemas for n in self.applicable(schema, pointer)]
+        branch = self._branch(value, nodes)
+        if branch:
+            nodes += [n for schema, pointer in branch for n in self.applicable(schema, pointer)]
+        if isinstance(value, dict):
+            return self._object(value, nodes, depth)
+        if isinstance(value, list):
+            return self._array(value, nodes, depth)
+        return value
+
+    def _branch(self, value: Any, nodes: list[tuple[Mapping[str, Any], str]]) -> list[tuple[Any, str]]:
+        """The anyOf/oneOf branch the value belongs to: the first whose type and declared keys fit."""
+        chosen: list[tuple[Any, str]] = []
+        for schema, pointer in nodes:
+            for keyword in ("anyOf", "oneOf"):
+                branches = schema.get(keyword)
+                if not isinstance(branches, list):
+                    continue
+                fitting = [(b, f"{pointer}/{keyword}/{i}") for i, b in enumerate(branches) if _fits(value, b, self)]
+                if fitting:
+                    chosen.append(fitting[0])
+        return chosen
+
+    def _object(self, value: dict[str, Any], nodes: list[tuple[Mapping[str, Any], str]], depth: int) -> dict[str, Any]:
+        renames: dict[str, str] = {}
+        properties: dict[str, list[tuple[Any, str]]] = {}
+        required: set[str] = set()
+        for schema, pointer in nodes:
+            renames.update(self.property_map.get(pointer, {}))
+            props = schema.get("properties")
+            if isinstance(props, Mapping):
+                for name, sub in props.items():
+                    properties.setdefault(name, []).append((sub, f"{pointer}/properties/{escape_token(name)}"))
+            if isinstance(schema.get("required"), list):
+                required.update(r for r in schema["required"] if isinstance(r, str))
+        out: dict[str, Any] = {}
+        for key, item in value.items():
+            name = renames.get(key, key)
+            subs = properties.get(name)
+            if item is None and subs and name not in required and not all(allows_null(s) for s, _ in subs):
+                continue  # null meant "not given": the canonical schema has no null here
+            out[name] = self.value(item, subs, depth + 1) if subs else item
+        return out
+
+    def _array(self, value: list[Any], nodes: list[tuple[Mapping[str, Any], str]], depth: int) -> list[Any]:
+        out = list(value)
+        for schema, pointer in nodes:
+            prefix = schema.get("prefixItems") if isinstance(schema.get("prefixItems"), list) else []
+            items = schema.get("items")
+            for index, item in enumerate(out):
+                if index < len(prefix):
+                    out[index] = self.value(item, [(prefix[index], f"{pointer}/prefixItems/{index}")], depth + 1)
+                elif isinstance(items, Mapping):
+                    out[index] = self.value(item, [(items, f"{pointer}/items")], depth + 1)
+        return out
+
+
+def _fits(value: Any, schema: Any, walk: _Walk) -> bool:
+    """A cheap guess whether `value` belongs to this branch: its type, and for objects its declared keys."""
+    nodes = list(walk.applicable(schema, ""))
+    types: set[str] = set()
+    declared: set[str] = set()
+    open_object = False
+    for node, _ in nodes:
+        t = node.get("type")
+        types.update([t] if isinstance(t, str) else t if isinstance(t, list) else [])
+        if isinstance(node.get("properties"), Mapping):
+            declared.update(node["properties"])
+        if node.get("additionalProperties") is not False:
+            open_object = True
+        if "enum" in node and isinstance(node["enum"], list) and value not in node["enum"]:
+            return False
+        if "const" in node and node["const"] != value:
+            return False
+    kind = _json_type(value)
+    if types and kind not in types and not (kind == "integer" and "number" in types):
+        return False
+    if isinstance(value, dict) and declared and not open_object:
+        return all(k in declared for k in value if value[k] is not None)
+    return True
+
+
+def _json_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    return "array" if isinstance(value, list) else "object"
+
+
+def to_strict_arguments(arguments: Any, projection: Mapping[str, Any], depth: int = 0,
+                        root: Mapping[str, Any] | None = None) -> Any:
+    """Canonical arguments → what a model under the strict projection sends (null for every optional key not given)."""
+    root = root if root is not None else projection
+    if depth > _MAX_DEPTH or not isinstance(projection, Mapping):
+        return arguments
+    ref = projection.get("$ref")
+    if isinstance(ref, str) and ref.startswith("#"):
+        try:
+            return to_strict_arguments(arguments, resolve_pointer(root, ref[1:]), depth + 1, root)
+        except KeyError:
+            return arguments
+    for keyword in ("anyOf",):
+        branches = projection.get(keyword)
+        if isinstance(branches, list):
+            for branch in branches:
+                if _fits(arguments, branch, _Walk(root, {})):
+                    return to_strict_arguments(arguments, branch, depth + 1, root)
+    if isinstance(arguments, dict) and isinstance(projection.get("properties"), Mapping):
+        props = projection["properties"]
+        closed = projection.get("additionalProperties") is False
+        out = {k: to_strict_arguments(v, props[k], depth + 1, root) if k in props else v
+               for k, v in arguments.items() if k in props or not closed}
+        for name in projection.get("required") or []:
+            if name not in out and name in props and allows_null(props[name]):
+                out[name] = None
+        return out
+    if isinstance(arguments, list) and isinstance(projection.get("items"), Mapping):
+        return [to_strict_arguments(v, projection["items"], depth + 1, root) for v in arguments]
+    return arguments

@@ -1,0 +1,142 @@
+"""Projections: a canonical schema rewritten into what one target takes.
+
+Each `Profile` encodes a section of provider-rules.md; `project()` runs the
+projector (_projector.py) with it and returns the schema, the losses and the
+property renames.  The strict profiles follow §1.3 (OpenAI `strict: true`) and
+§2 (Anthropic strict tool use); the Gemini ones §3; the plain ones only repair
+what the envelope rejects in any mode (a root without `properties`, a root
+`anyOf`, property names).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from ..rules.provider._regex_features import unsupported_regex_features
+from ..targets import (ANTHROPIC_STRICT_FORMATS, ANTHROPIC_STRICT_MIN_ITEMS, GEMINI_JSON_SCHEMA_KEYWORDS,
+                       GEMINI_SCHEMA_FIELDS, OPENAI_STRICT_FORMATS, OPENAI_STRICT_KEYWORDS,
+                       ANTHROPIC_STRICT_KEYWORDS, OPENAI_STRICT_LARGE_STRING_ENUM,
+                       OPENAI_STRICT_LARGE_STRING_ENUM_CHARS, OPENAI_STRICT_MAX_ENUM_VALUES, OPENAI_STRICT_MAX_NESTING,
+                       OPENAI_STRICT_MAX_PROPERTIES, OPENAI_STRICT_MAX_TOTAL_CHARS, PROPERTY_NAME_RULES, NameRule)
+from .base import Loss
+from ._projector import Projector, allows_null, make_nullable
+
+__all__ = ["PROFILES", "Profile", "Projection", "allows_null", "make_nullable", "project", "openai_size_losses"]
+
+
+@dataclass(frozen=True)
+class Profile:
+    name: str
+    keep: frozenset[str] | None = None          # keywords the target takes; None: all
+    all_required: bool = False                  # every property required, optional ones nullable
+    close_objects: bool = False                 # additionalProperties: false on every object
+    objects_need_properties: bool = False       # `properties` on every object
+    need_type: bool = False                     # a type (or anyOf/enum/const/$ref) on every schema
+    formats: frozenset[str] | None = None       # the formats kept; None: all
+    one_of_to_any_of: bool = False
+    inline_refs: str = "none"                   # none | siblings | all
+    recursion: bool = True                      # a recursive $ref may stay
+    merge_root_composition: bool = False        # a root anyOf/oneOf becomes one object
+    root_object: bool = True
+    property_rule: NameRule | None = None
+    property_top_only: bool = False
+    min_items: frozenset[int] | None = None     # the only minItems values kept (others clamp to 1)
+    enum_scalars: bool = False                  # enums of objects/arrays are dropped
+    const_to_enum: bool = False
+    openapi: bool = False                       # Gemini `parameters`: one type + nullable, string enums
+    regex_check: Callable[[str], Any] | None = None
+
+
+PROFILES: dict[str, Profile] = {
+    "openai": Profile("openai", objects_need_properties=True, merge_root_composition=True),
+    "openai-strict": Profile(
+        "openai-strict", keep=OPENAI_STRICT_KEYWORDS, all_required=True, close_objects=True,
+        objects_need_properties=True, need_type=True, formats=OPENAI_STRICT_FORMATS, one_of_to_any_of=True,
+        inline_refs="siblings", merge_root_composition=True),
+    "anthropic": Profile("anthropic", merge_root_composition=True, property_rule=PROPERTY_NAME_RULES["anthropic"],
+                         property_top_only=True),
+    "anthropic-strict": Profile(
+        "anthropic-strict", keep=ANTHROPIC_STRICT_KEYWORDS, close_objects=True, formats=ANTHROPIC_STRICT_FORMATS,
+        one_of_to_any_of=True, inline_refs="all", recursion=False, merge_root_composition=True,
+        property_rule=PROPERTY_NAME_RULES["anthropic"], property_top_only=True,
+        min_items=ANTHROPIC_STRICT_MIN_ITEMS, enum_scalars=True,
+        regex_check=unsupported_regex_features),
+    "gemini": Profile(
+        "gemini", keep=GEMINI_JSON_SCHEMA_KEYWORDS, one_of_to_any_of=True, inline_refs="siblings",
+        const_to_enum=True, property_rule=PROPERTY_NAME_RULES["gemini"]),
+    "gemini-openapi": Profile(
+        "gemini-openapi", keep=frozenset(k for k in GEMINI_SCHEMA_FIELDS if "_" not in k), one_of_to_any_of=True,
+        inline_refs="all", recursion=False, const_to_enum=True, property_rule=PROPERTY_NAME_RULES["gemini"],
+        openapi=True, merge_root_composition=True),
+    "mcp": Profile("mcp"),
+}
+
+
+@dataclass
+class Projection:
+    schema: dict[str, Any]
+    losses: list[Loss]
+    renames: dict[str, dict[str, str]]   # canonical object pointer (below the root) → {exported: canonical}
+
+
+def project(schema: dict[str, Any] | None, profile: Profile | str, tool: str, base: str = "/inputSchema") -> Projection:
+    """Project one schema; the contract's own dict is never modified."""
+    if isinstance(profile, str):
+        profile = PROFILES[profile]
+    if schema is None:
+        schema = {"type": "object", "properties": {}}
+    projector = Projector(profile, tool, schema, base)
+    out = projector.project_root()
+    losses = projector.losses
+    if profile.name == "openai-strict":
+        losses += openai_size_losses(out, tool, base)
+    return Projection(out, losses, projector.renames)
+
+
+# --------------------------------------------------------------------------- OpenAI size limits (§1.3)
+
+def openai_size_losses(schema: dict[str, Any], tool: str, base: str) -> list[Loss]:
+    """The limits strict mode rejects outright; a projection cannot shrink a schema, so they are losses."""
+    properties = chars = 0
+    deepest = 0
+    losses: list[Loss] = []
+    stack: list[tuple[Any, int, str]] = [(schema, 0, base)]
+    while stack:
+        node, depth, pointer = stack.pop()
+        if not isinstance(node, dict):
+            continue
+        deepest = max(deepest, depth)
+        enum = node.get("enum")
+        if isinstance(enum, list):
+            enum_chars = sum(len(v) if isinstance(v, str) else len(json.dumps(v)) for v in enum)
+            chars += enum_chars
+            if len(enum) > OPENAI_STRICT_MAX_ENUM_VALUES or (
+                    len(enum) > OPENAI_STRICT_LARGE_STRING_ENUM and all(isinstance(v, str) for v in enum)
+                    and enum_chars > OPENAI_STRICT_LARGE_STRING_ENUM_CHARS):
+                losses.append(Loss(tool, pointer + "/enum", "enum", f"the enum of {len(enum)} values is over "
+                                                                     f"strict mode's size limits; OpenAI will "
+                                                                     f"reject it"))
+        for name, sub in (node.get("properties") or {}).items():
+            properties += 1
+            chars += len(name)
+            stack.append((sub, depth + 1, f"{pointer}/properties/{name}"))
+        for key in ("$defs", "definitions"):
+            for name, sub in (node.get(key) or {}).items():
+                chars += len(name)
+                stack.append((sub, depth + 1, f"{pointer}/{key}/{name}"))
+        if isinstance(node.get("items"), dict):
+            stack.append((node["items"], depth + 1, pointer + "/items"))
+        for index, sub in enumerate(node.get("anyOf") or []):
+            stack.append((sub, depth, f"{pointer}/anyOf/{index}"))
+    if properties > OPENAI_STRICT_MAX_PROPERTIES:
+        losses.append(Loss(tool, base, "properties", f"{properties} properties: over strict mode's "
+                                                     f"{OPENAI_STRICT_MAX_PROPERTIES}; OpenAI will reject it"))
+    if chars > OPENAI_STRICT_MAX_TOTAL_CHARS:
+        losses.append(Loss(tool, base, "size", f"{chars} characters of names and enum values: over strict mode's "
+                                               f"{OPENAI_STRICT_MAX_TOTAL_CHARS}; OpenAI will reject it"))
+    if deepest > OPENAI_STRICT_MAX_NESTING:
+        losses.append(Loss(tool, base, "nesting", f"{deepest} levels of nesting: over strict mode's "
+                                                  f"{OPENAI_STRICT_MAX_NESTING}; OpenAI will reject it"))
+    return losses

@@ -1,0 +1,55 @@
+"""Structured outputs: handoff and state schemas as response formats (plain JSON Schemas, not tools).
+
+Each schema becomes
+- OpenAI `response_format`: `{"type": "json_schema", "json_schema": {name, schema, strict}}`
+  (projected with the OpenAI strict profile when `strict`), and
+- Anthropic `output_config`: `{"format": {"type": "json_schema", "schema": ...}}`
+  (always projected with the strict grammar's subset: Anthropic compiles every
+  output format into a grammar).
+
+The payload maps each schema's name to `{"openai": ..., "anthropic": ...}`.
+A "tool" given here is a carrier: its name names the schema and its
+`input_schema` is the schema (see `schemas_as_contracts`).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+from ..model import ToolContract
+from ..targets import TOOL_NAME_RULES
+from .base import ExportOptions, ExportResult, Loss
+from .names import valid_names
+from .strict import project
+
+
+def schemas_as_contracts(schemas: Mapping[str, Any]) -> list[ToolContract]:
+    """{name: schema} → carriers for `export_tools` (the name is the file's stem or the schema's title)."""
+    return [ToolContract(name=name, description=schema.get("description") if isinstance(schema, dict) else None,
+                         input_schema=schema if isinstance(schema, dict) else None)
+            for name, schema in schemas.items()]
+
+
+def export_tools(tools: Sequence[ToolContract], options: ExportOptions) -> ExportResult:
+    names = valid_names([t.name for t in tools], TOOL_NAME_RULES["openai"])
+    result = ExportResult(target="structured-output", strict=options.strict, payload={})
+    for carrier in tools:
+        name = names[carrier.name]
+        if name != carrier.name:
+            result.name_map[name] = carrier.name
+        openai = project(carrier.input_schema, "openai-strict" if options.strict else "openai", carrier.name, "")
+        anthropic = project(carrier.input_schema, "anthropic-strict", carrier.name, "")
+        result.losses.extend(Loss(l.tool, l.pointer, l.keyword, f"OpenAI: {l.lost}") for l in openai.losses)
+        result.losses.extend(Loss(l.tool, l.pointer, l.keyword, f"Anthropic: {l.lost}") for l in anthropic.losses)
+        if openai.renames or anthropic.renames:
+            result.property_map[name] = {**openai.renames, **anthropic.renames}
+        json_schema: dict[str, Any] = {"name": name}
+        if isinstance(carrier.description, str):
+            json_schema["description"] = carrier.description
+        json_schema["schema"] = openai.schema
+        json_schema["strict"] = options.strict
+        result.payload[name] = {
+            "openai": {"type": "json_schema", "json_schema": json_schema},
+            "anthropic": {"format": {"type": "json_schema", "schema": anthropic.schema}},
+        }
+    return result

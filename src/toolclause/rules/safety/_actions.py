@@ -1,0 +1,169 @@
+"""What a tool does, read from its name and description: the verb that explains a finding.
+
+Tool names put the verb first (`create_order`, `getUser`) or last after a resource
+(`accounts_list`, `user_delete`); Korean descriptions put it last (`주문을
+생성합니다`).  Words like `order`, `book` and `transfer` are verbs and nouns, so a
+word counts as the action only where it stands as a verb; when the name is
+ambiguous and the description starts with a read verb ("Get the status of an
+order"), the description decides.  Every answer carries the word and where it was
+found, so a rule can say what triggered it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Mapping
+
+from ...lexicon import VerbClass, english, identifier_words, is_hangul, stem_ko, text_words, verb_class
+from ...model import ToolContract
+from ._words import NOUN_FOLLOWERS
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    word: str
+    cls: VerbClass
+    where: str  # "name" or "description"
+    pointer: str
+
+    def says(self) -> str:
+        """`name starts with 'create'` / `description says '생성합니다'` — for messages."""
+        if self.where == "name":
+            return f"the name's verb is '{self.word}'"
+        return f"the description says '{self.word}'"
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?。])\s|\n")
+# Korean verbs end in one of these (조회합니다, 생성하고, 삭제한다); a noun (주문, 주문을) does not.
+_KO_VERBAL = ("합니다", "하고", "한다", "하는", "하여", "해서", "했다", "하기", "하면", "하며", "됩니다", "했습니다",
+              "하세요", "해주세요", "하십시오", "합니까", "한", "할", "함", "해", "냅니다", "냅", "옵니다", "줍니다")
+_DETERMINERS = frozenset("the a an your this that of for each every its their my our any".split())
+
+
+def _is_noun_verb(word: str) -> bool:
+    return word in english.NOUN_VERBS
+
+
+@lru_cache(maxsize=32768)
+def name_action(name: str) -> tuple[str, VerbClass, bool] | None:
+    """(verb, classes, ambiguous) of a tool name; ambiguous when the verb is also a noun."""
+    parts = identifier_words(name)
+    for index, word in enumerate(parts):
+        cls = verb_class(word)
+        if not cls or word.isdigit():
+            continue
+        if _is_noun_verb(word):
+            # plural/third-person forms in a name are nouns: `orders_list`, `posts_search`
+            if word.endswith("s") and len(word) > 3 and word not in ("pass", "process"):
+                continue
+            following = parts[index + 1] if index + 1 < len(parts) else None
+            if following in NOUN_FOLLOWERS:
+                continue
+            later = next((w for w in parts[index + 1:] if verb_class(w) and not _is_noun_verb(w)), None)
+            if later is not None and index > 0:
+                continue
+            return word, cls, True
+        return word, cls, False
+    return None
+
+
+@lru_cache(maxsize=32768)
+def description_action(text: str) -> tuple[str, VerbClass] | None:
+    """The main verb of the description's first sentence (English: the first verb; Korean: the last)."""
+    first = _SENTENCE_END.split(text.strip(), 1)[0][:300]
+    tokens = text_words(first)
+    korean: list[tuple[str, VerbClass, bool]] = []
+    previous = ""
+    english_found: tuple[str, VerbClass] | None = None
+    for index, word in enumerate(tokens):
+        if is_hangul(word):
+            cls = verb_class(word)
+            if cls:
+                korean.append((word, cls, stem_ko(word) != word and word.endswith(_KO_VERBAL)))
+        elif english_found is None and index < 14:
+            cls = verb_class(word)
+            if cls and not (_is_noun_verb(word) and previous in _DETERMINERS):
+                english_found = (word, cls)
+        previous = word
+    if korean:
+        verbal = [k for k in korean if k[2]]
+        word, cls, _ = (verbal or korean)[-1]
+        return word, cls
+    return english_found
+
+
+def tool_action(tool: ToolContract) -> Action | None:
+    """The tool's action: the name's verb, unless the description's read verb says the name's word was a noun."""
+    named = name_action(tool.name) if isinstance(tool.name, str) else None
+    described = description_action(tool.description) if isinstance(tool.description, str) else None
+    if named is not None:
+        word, cls, ambiguous = named
+        if ambiguous and described is not None and described[1] == VerbClass.READ:
+            return Action(described[0], described[1], "description", "/description")
+        return Action(word, cls, "name", "/name")
+    if described is not None:
+        return Action(described[0], described[1], "description", "/description")
+    return None
+
+
+def mutating_words(tool: ToolContract) -> list[str]:
+    """Verbs in the name or the description's first sentence that change state (nouns like 'order' left out)."""
+    found = []
+    if isinstance(tool.name, str):
+        for word in identifier_words(tool.name):
+            if verb_class(word) & VerbClass.MUTATING and not _is_noun_verb(word):
+                found.append(word)
+    if isinstance(tool.description, str):
+        first = _SENTENCE_END.split(tool.description.strip(), 1)[0][:300]
+        for word in text_words(first):
+            if is_hangul(word):
+                if verb_class(word) & VerbClass.MUTATING and word.endswith(_KO_VERBAL):
+                    found.append(word)
+            elif verb_class(word) & VerbClass.MUTATING and not _is_noun_verb(word):
+                found.append(word)
+    return found
+
+
+# --------------------------------------------------------------------------- annotations
+
+def annotations(tool: ToolContract) -> Mapping[str, Any]:
+    """The tool's annotations, or an empty mapping when absent or not an object."""
+    value = tool.annotations
+    return value if isinstance(value, Mapping) else {}
+
+
+def hint(tool: ToolContract, key: str) -> bool | None:
+    """An annotation hint as written: True, False, or None when absent or not a boolean."""
+    value = annotations(tool).get(key)
+    return value if isinstance(value, bool) else None
+
+
+def can_annotate(tool: ToolContract) -> bool:
+    """Only MCP tools carry annotations; asking a BFCL function for readOnlyHint helps nobody."""
+    return tool.origin.format == "mcp" or isinstance(tool.annotations, Mapping)
+
+
+# --------------------------------------------------------------------------- parameters
+
+def normalised(name: str) -> str:
+    """`Idempotency-Key`, `idempotencyKey`, `idempotency_key` → `idempotencykey`."""
+    return "".join(identifier_words(name))
+
+
+def parameter_names(schema: Any, depth: int = 0) -> list[tuple[str, dict]]:
+    """(name, schema) of every property, nested ones too (bounded), for the few tools a rule asks about."""
+    out: list[tuple[str, dict]] = []
+    if not isinstance(schema, dict) or depth > 4:
+        return out
+    properties = schema.get("properties")
+    if isinstance(properties, dict):
+        for name, sub in properties.items():
+            if isinstance(name, str):
+                out.append((name, sub if isinstance(sub, dict) else {}))
+            out.extend(parameter_names(sub, depth + 1))
+    items = schema.get("items")
+    if isinstance(items, dict):
+        out.extend(parameter_names(items, depth + 1))
+    return out

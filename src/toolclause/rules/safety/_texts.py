@@ -1,0 +1,188 @@
+"""Every text a model reads in a tool, with its pointer: the haystack for X007 and X008.
+
+A model is given the whole tool: name, title, description, and the schema
+verbatim — descriptions and titles at every depth, enum values, constants,
+defaults, examples and property names.  Attackers hide instructions in the
+places people do not look (a nested property's description, an enum value), so
+all of them are read.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+from ...model import ToolContract, escape_token
+
+_TEXT_KEYS = ("description", "title", "$comment")
+_VALUE_KEYS = ("const", "default", "example", "examples")
+_SCHEMA_MAPS = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
+_SCHEMA_LISTS = ("anyOf", "oneOf", "allOf", "prefixItems")
+_SCHEMA_ONES = ("items", "additionalProperties", "not", "if", "then", "else", "contains", "propertyNames")
+MAX_DEPTH = 32
+MAX_VALUES = 200
+
+
+class Text:
+    __slots__ = ("pointer", "text", "where", "is_name")
+
+    def __init__(self, pointer: str, text: str, where: str, is_name: bool = False) -> None:
+        self.pointer = pointer
+        self.text = text
+        self.where = where
+        self.is_name = is_name
+
+
+def tool_texts(tool: ToolContract) -> Iterator[Text]:
+    if isinstance(tool.name, str):
+        yield Text("/name", tool.name, "the tool name", True)
+    if isinstance(tool.title, str):
+        yield Text("/title", tool.title, "the title")
+    if isinstance(tool.description, str):
+        yield Text("/description", tool.description, "the description")
+    annotations = tool.annotations
+    if isinstance(annotations, dict) and isinstance(annotations.get("title"), str):
+        yield Text("/annotations/title", annotations["title"], "the annotations title")
+    yield from schema_texts(tool.input_schema, "/inputSchema", "")
+    yield from schema_texts(tool.output_schema, "/outputSchema", "")
+
+
+def _label(path: str, what: str) -> str:
+    return f"the {what} of '{path}'" if path else f"the schema's {what}"
+
+
+def schema_texts(schema: Any, pointer: str, path: str, depth: int = 0) -> Iterator[Text]:
+    if not isinstance(schema, dict) or depth > MAX_DEPTH:
+        return
+    for key in _TEXT_KEYS:
+        value = schema.get(key)
+        if isinstance(value, str):
+            yield Text(f"{pointer}/{escape_token(key)}", value, _label(path, key))
+    enum = schema.get("enum")
+    if isinstance(enum, list):
+        for index, value in enumerate(enum[:MAX_VALUES]):
+            if isinstance(value, str):
+                yield Text(f"{pointer}/enum/{index}", value, _label(path, "enum value"))
+    for key in _VALUE_KEYS:
+        if key in schema:
+            yield from _values(schema[key], f"{pointer}/{key}", _label(path, key), 0)
+    for key in _SCHEMA_MAPS:
+        children = schema.get(key)
+        if not isinstance(children, dict):
+            continue
+        for name, sub in children.items():
+            if not isinstance(name, str):
+                continue
+            child_pointer = f"{pointer}/{key}/{escape_token(name)}"
+            child_path = f"{path}.{name}" if path else name
+            if key == "properties":
+                yield Text(child_pointer, name, f"the property name '{child_path}'", True)
+            yield from schema_texts(sub, child_pointer, child_path, depth + 1)
+    for key in _SCHEMA_LISTS:
+        children = schema.get(key)
+        if isinstance(children, list):
+            for index, sub in enumerate(children[:MAX_VALUES]):
+                yield from schema_texts(sub, f"{pointer}/{key}/{index}", path, depth + 1)
+    for key in _SCHEMA_ONES:
+        sub = schema.get(key)
+        if isinstance(sub, dict):
+            yield from schema_texts(sub, f"{pointer}/{key}", f"{path}[]" if key == "items" else path, depth + 1)
+        elif key == "items" and isinstance(sub, list):
+            for index, item in enumerate(sub[:MAX_VALUES]):
+                yield from schema_texts(item, f"{pointer}/items/{index}", f"{path}[]", depth + 1)
+
+
+def _values(value: Any, pointer: str, where: str, depth: int) -> Iterator[Text]:
+    """Strings inside a default, const or example, however they are nested (bounded)."""
+    if isinstance(value, str):
+        yield Text(pointer, value, where)
+    elif depth < 4 and isinstance(value, list):
+        for index, item in enumerate(value[:MAX_VALUES]):
+            yield from _values(item, f"{pointer}/{index}", where, depth + 1)
+    elif depth < 4 and isinstance(value, dict):
+        for key, item in list(value.items())[:MAX_VALUES]:
+            yield from _values(item, f"{pointer}/{escape_token(str(key))}", where, depth + 1)
+
+
+# --------------------------------------------------------------------------- the fast path
+
+_CACHE_KEY = "safety:lowered-text"
+
+
+def lowered_text(tool: ToolContract, ctx: Any) -> str:
+    """All of `tool_texts` joined and lower-cased, built without pointers; X007 and X008 share it.
+
+    This runs for every tool of every lint, so it is a flat loop over plain dicts
+    (exact class checks, a handful of lookups a node, no generators); `tool_texts`
+    with its pointers runs only for the few tools whose text looks suspicious.
+    """
+    cache = ctx.cache.setdefault(_CACHE_KEY, {}) if ctx is not None else {}
+    entry = cache.get(id(tool))
+    if entry is not None and entry[0] is tool:
+        return entry[1]
+    out: list[str] = [v for v in (tool.name, tool.title, tool.description) if v.__class__ is str]
+    append = out.append
+    annotations = tool.annotations
+    if annotations.__class__ is dict and annotations.get("title").__class__ is str:
+        append(annotations["title"])
+    stack = [s for s in (tool.input_schema, tool.output_schema) if s.__class__ is dict]
+    pop, push = stack.pop, stack.append
+    budget = 20_000  # nodes; a pathological schema is read whole instead
+    while stack and budget:
+        budget -= 1
+        schema = pop()
+        value = schema.get("description")
+        if value.__class__ is str:
+            append(value)
+        properties = schema.get("properties")
+        if properties.__class__ is dict:
+            for name, sub in properties.items():
+                append(name)
+                if sub.__class__ is dict:
+                    push(sub)
+        items = schema.get("items")
+        if items.__class__ is dict:
+            push(items)
+        enum = schema.get("enum")
+        if enum.__class__ is list:
+            append(repr(enum))
+        if not _RARE_KEYS.isdisjoint(schema):
+            _rare(schema, append, push)
+    text = "\n".join(out).lower() if not stack else repr((tool.raw, tool.input_schema, tool.output_schema)).lower()
+    cache[id(tool)] = (tool, text)
+    return text
+
+
+_RARE_KEYS = frozenset(("title", "$comment", "const", "default", "example", "examples", "patternProperties",
+                        "$defs", "definitions", "dependentSchemas", "anyOf", "oneOf", "allOf", "prefixItems",
+                        "additionalProperties", "not", "if", "then", "else", "contains", "propertyNames"))
+
+
+def _rare(schema: dict, append: Any, push: Any) -> None:
+    for key in ("title", "$comment"):
+        if schema.get(key).__class__ is str:
+            append(schema[key])
+    for key in _VALUE_KEYS:
+        if key in schema:
+            value = schema[key]
+            append(value if value.__class__ is str else repr(value))
+    for key in _SCHEMA_MAPS:
+        value = schema.get(key)
+        if value.__class__ is dict and key != "properties":
+            for sub in value.values():
+                if sub.__class__ is dict:
+                    push(sub)
+    for key in _SCHEMA_LISTS:
+        value = schema.get(key)
+        if value.__class__ is list:
+            for sub in value:
+                if sub.__class__ is dict:
+                    push(sub)
+    for key in _SCHEMA_ONES:
+        value = schema.get(key)
+        if value.__class__ is dict and key != "items":
+            push(value)
+    items = schema.get("items")
+    if items.__class__ is list:
+        for sub in items:
+            if sub.__class__ is dict:
+                push(sub)

@@ -1,0 +1,110 @@
+"""Word lists the safety rules share, as data: which verbs create, which parameters
+make a retry safe or ask for confirmation, which names carry secrets.
+
+The verb *classes* (read / write / irreversible / destructive) live in the shared
+lexicon (`toolclause.lexicon`); these lists only narrow them for one question.
+"""
+
+from __future__ import annotations
+
+# Verbs whose repeated call makes a second thing: a second order, a second payment,
+# a second e-mail.  `update`/`set`/`put` are not here: repeating them changes nothing.
+CREATING_EN = frozenset("""
+create add insert pay charge send book order place purchase buy transfer reserve submit post
+register enroll subscribe checkout withdraw donate email sms text message notify publish
+""".split())
+CREATING_KO = frozenset("생성 추가 등록 주문 결제 발송 전송 예약 예매 신청 송금 이체 구매 보내 게시 발급 가입 출금".split())
+
+# `add` and `text`/`message`/`email` are also nouns or arithmetic: `add_numbers`, `text_summary`.
+# A creating verb counts only when no word of the name says it computes.
+ARITHMETIC = frozenset("""
+number numbers two three integer integers int ints float floats value values digit digits sum
+fraction fractions decimal decimals vector vectors matrix matrices complex binary hex polynomial
+polynomials time times day days date dates duration durations hours minutes seconds angle angles
+""".split())
+
+# Name words that, right after a verb-or-noun word, show it is a noun: `order_status`,
+# `transfer_history`, `book_details`.
+NOUN_FOLLOWERS = frozenset("""
+status statuses history histories detail details info information id ids number numbers summary
+count counts list lists item items data record records report reports tracking track lookup
+search searches line lines book books entry entries type types form forms page pages state
+""".split())
+
+# Parameters that make a retried call safe: the server recognises the second request.
+IDEMPOTENCY_PARAMS = frozenset("""
+idempotencykey idempotencytoken idempotencyid xidempotencykey requestid requesttoken clienttoken
+clientrequesttoken clientrequestid clientreference clientreferenceid clientref clientorderid
+clientmsgid clientmessageid clienttransactionid dedupkey dedupekey dedupid dedupeid
+deduplicationkey deduplicationid messagededuplicationid uniquerequestid nonce operationid
+""".split())
+IDEMPOTENCY_PARTS = ("idempoten", "dedup")
+
+# Parameters that ask before acting, or let the model look first.
+CONFIRMATION_PARAMS = frozenset("""
+confirm confirmed confirmation confirmationtoken confirmationcode userconfirmed userconfirmation
+dryrun preview previewonly validateonly simulate simulation whatif approve approved approval
+requireconfirmation requiresconfirmation checkonly testmode
+""".split())
+CONFIRMATION_PARTS = ("confirm", "dryrun", "preview")
+
+# First verbs of a tool that shows an action before it happens.
+PREVIEW_VERBS = frozenset("preview prepare quote draft estimate simulate validate review dry".split())
+
+# Parameter names whose values choose the operation a tool performs.
+SELECTOR_PARAMS = frozenset("action actions operation operations op mode command cmd method type kind verb task".split())
+# `type`, `kind`, `mode`, `method` also name ordinary categories; their enums must be verbs.
+CAREFUL_SELECTORS = frozenset("type kind mode method task".split())
+
+HTTP_METHODS = frozenset("get post put patch delete head options connect trace".split())
+
+# Name words of a tool that runs what it is given.
+EXEC_VERBS = frozenset("execute exec run eval evaluate invoke interpret".split())
+EXEC_KINDS = {
+    "sql": "SQL", "query": "SQL", "shell": "shell commands", "bash": "shell commands", "sh": "shell commands",
+    "zsh": "shell commands", "powershell": "shell commands", "terminal": "shell commands", "cmd": "shell commands",
+    "command": "shell commands", "commands": "shell commands", "subprocess": "shell commands",
+    "code": "code", "python": "code", "py": "code", "javascript": "code", "js": "code", "script": "code",
+    "repl": "code", "node": "code", "ruby": "code", "lua": "code",
+}
+# Names that are an interpreter on their own.
+EXEC_NAMES = frozenset("eval exec shell bash sh python python_repl repl terminal execute".split())
+# Parameters that carry the program, statement or command itself.
+CONTENT_PARAMS = {
+    "sql": "SQL", "sqlquery": "SQL", "statement": "SQL", "statements": "SQL", "query": "SQL",
+    "command": "shell commands", "cmd": "shell commands", "commands": "shell commands",
+    "shellcommand": "shell commands", "bashcommand": "shell commands", "commandline": "shell commands",
+    "code": "code", "script": "code", "source": "code", "sourcecode": "code", "program": "code",
+    "pythoncode": "code", "jscode": "code", "javascript": "code", "snippet": "code", "expression": "code",
+}
+# `query` and `expression` are as often a search phrase or arithmetic: they count only
+# when the tool also names SQL/a database, or evaluates code.
+WEAK_CONTENT_PARAMS = frozenset({"query", "expression", "source", "statement"})
+SQL_HINTS = frozenset("sql sqlite postgres postgresql mysql mssql database db bigquery snowflake duckdb clickhouse".split())
+URL_VERBS = frozenset("http curl request requests fetch browse navigate".split())
+URL_PARAMS = frozenset("url uri endpoint href link".split())
+
+# Output field names that carry a secret or personal data, as joined identifier words.
+SENSITIVE_FIELDS = {
+    "password": "a password", "passwd": "a password", "pwd": "a password", "passphrase": "a passphrase",
+    "secret": "a secret", "clientsecret": "a client secret", "secretkey": "a secret key",
+    "apikey": "an API key", "apisecret": "an API secret", "apitoken": "an API token",
+    "accesstoken": "an access token", "refreshtoken": "a refresh token", "idtoken": "an ID token",
+    "authtoken": "an auth token", "bearertoken": "a bearer token", "sessiontoken": "a session token",
+    "secrettoken": "a secret token", "authorization": "an authorization header", "privatekey": "a private key",
+    "sshkey": "an SSH key", "accesskey": "an access key", "secretaccesskey": "a secret access key",
+    "cardnumber": "a card number", "creditcard": "a card number", "creditcardnumber": "a card number",
+    "cvv": "a card security code", "cvc": "a card security code", "cvv2": "a card security code",
+    "ssn": "a social security number", "socialsecuritynumber": "a social security number",
+    "passportnumber": "a passport number", "pin": None,  # a pinned message, too: never alone
+    "주민등록번호": "a resident registration number", "주민번호": "a resident registration number",
+    "계좌번호": "a bank account number", "비밀번호": "a password", "카드번호": "a card number",
+    "여권번호": "a passport number", "인증토큰": "an auth token",
+}
+# Words that make a sensitive-looking name about the secret, not the secret itself:
+# `password_expires_at`, `has_token`, `card_number_last4`, `secret_name`.
+NOT_THE_SECRET = frozenset("""
+expires expiry expiration expire expired at hint set changed updated created required policy length
+count type valid enabled last last4 masked mask prefix suffix fingerprint hash hashed redacted id ids
+name names arn url uri present exists has is reset strength rotation rotated version label
+""".split())

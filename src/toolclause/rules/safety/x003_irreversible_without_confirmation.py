@@ -1,0 +1,98 @@
+"""irreversible-without-confirmation (X003)
+
+## What it does
+Finds a tool whose action cannot be undone — pay, charge, send, transfer,
+place, purchase, delete (결제, 송금, 발송, 삭제 …) — that offers no way to look
+before acting: no confirmation or dry-run parameter (`confirm`, `dry_run`,
+`preview` …) and no preview step for the same thing in the same list (a tool
+named `preview_*`, `prepare_*`, `quote_*`, `draft_*` or `estimate_*` that shares
+a word with it: `quote_transfer` for `transfer_funds`).  The message names the
+verb that triggered it.
+
+## Why is this bad?
+A model that misread the user, or was steered by text it read, acts at once:
+the money is gone, the e-mail is sent.  A preview step (or a `confirm` flag the
+model must set after showing the user what will happen) puts a person between
+the model's guess and the irreversible effect.
+
+## Example
+```json
+{"name": "transfer_funds", "description": "Moves money between two accounts immediately.",
+ "inputSchema": {"type": "object",
+                 "properties": {"from_account": {"type": "string", "description": "Source account id"},
+                                "to_account": {"type": "string", "description": "Target account id"},
+                                "amount": {"type": "number", "description": "Amount in EUR"}},
+                 "required": ["from_account", "to_account", "amount"]}}
+```
+
+## Use instead
+```json
+{"name": "transfer_funds", "description": "Moves money between two accounts. Call with dry_run first and show the user the result.",
+ "inputSchema": {"type": "object",
+                 "properties": {"from_account": {"type": "string", "description": "Source account id"},
+                                "to_account": {"type": "string", "description": "Target account id"},
+                                "amount": {"type": "number", "description": "Amount in EUR"},
+                                "dry_run": {"type": "boolean", "description": "Only validate and return the fees"}},
+                 "required": ["from_account", "to_account", "amount", "dry_run"]}}
+```
+
+## Fix safety
+No fix: a confirmation step is a change in how the tool works.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, Sequence
+
+from ...lexicon import VerbClass, english, identifier_words, stem_en, verb_class
+from ...model import Fix, Severity, ToolContract
+from ..base import Finding, LintContext, Rule
+from ._actions import normalised, parameter_names, tool_action
+from ._words import CONFIRMATION_PARAMS, CONFIRMATION_PARTS, PREVIEW_VERBS
+
+
+def _objects(name: str) -> frozenset[str]:
+    """Stems of the name's words that are not verbs: `preview_order_refund` → {order, refund}."""
+    return frozenset(stem_en(w) for w in identifier_words(name)
+                     if w not in PREVIEW_VERBS and not (verb_class(w) and w not in english.NOUN_VERBS)
+                     and len(w) > 2)
+
+
+def _confirmation_parameter(tool: ToolContract) -> bool:
+    for name, _ in parameter_names(tool.input_schema):
+        flat = normalised(name)
+        if flat in CONFIRMATION_PARAMS or any(part in flat for part in CONFIRMATION_PARTS):
+            return True
+    return False
+
+
+class IrreversibleWithoutConfirmation(Rule):
+    code = "X003"
+    name = "irreversible-without-confirmation"
+    severity = Severity.WARNING
+
+    def check_tools(self, tools: Sequence[ToolContract], ctx: LintContext) -> Iterable[tuple[ToolContract, Finding]]:
+        candidates = []
+        for tool in tools:
+            action = tool_action(tool)
+            if action is not None and action.cls & VerbClass.IRREVERSIBLE:
+                candidates.append((tool, action))
+        if not candidates:
+            return
+        previews: list[tuple[str, frozenset[str]]] = []
+        for tool in tools:
+            if isinstance(tool.name, str):
+                words = identifier_words(tool.name)
+                if words and words[0] in PREVIEW_VERBS:
+                    previews.append((tool.name, _objects(tool.name)))
+        for tool, action in candidates:
+            if _confirmation_parameter(tool):
+                continue
+            objects = _objects(tool.name) if isinstance(tool.name, str) else frozenset()
+            if any(objects & shared for _, shared in previews):
+                continue
+            yield tool, Finding(action.pointer, (
+                f"'{tool.name}' cannot be undone ({action.says()}) and has no confirmation or dry-run parameter and no "
+                f"preview tool for the same thing; add a 'dry_run' (or 'confirm') boolean, or a preview_* tool the "
+                f"model calls first so the user sees what will happen"),
+                Fix("add a 'dry_run' boolean parameter or a preview tool", safe=False))

@@ -1,0 +1,65 @@
+"""destructive-not-annotated (X006)
+
+## What it does
+Finds a tool that deletes, cancels, removes, overwrites, drops or revokes
+(삭제, 취소, 해지 …) whose annotations say `destructiveHint: false`.
+
+MCP's defaults decide what else counts (the 2025-06-18 and later schemas): when
+`readOnlyHint` is false or absent, `destructiveHint` defaults to **true**, so a
+destructive tool with no annotations, or annotations without `destructiveHint`,
+is already treated as destructive and is not reported.  Only an explicit
+`destructiveHint: false` turns the host's caution off, and that is what this
+rule reports.  (`readOnlyHint: true` on such a tool is X005.)
+
+## Why is this bad?
+Hosts ask the user before destructive calls and skip the question for tools
+that say they are not destructive.  A `delete_repository` marked
+`destructiveHint: false` is deleted on the model's word alone.
+
+## Example
+```json
+{"name": "delete_repository", "description": "Deletes a repository and all its issues.",
+ "inputSchema": {"type": "object", "properties": {"repo": {"type": "string", "description": "owner/name"}},
+                 "required": ["repo"]},
+ "annotations": {"readOnlyHint": false, "destructiveHint": false}}
+```
+
+## Use instead
+```json
+{"name": "delete_repository", "description": "Deletes a repository and all its issues.",
+ "inputSchema": {"type": "object", "properties": {"repo": {"type": "string", "description": "owner/name"}},
+                 "required": ["repo"]},
+ "annotations": {"readOnlyHint": false, "destructiveHint": true}}
+```
+
+## Fix safety
+The fix sets `destructiveHint: true`; it is safe to apply (it only makes hosts
+more careful) but is left to the author, since the name may overstate.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from ...lexicon import VerbClass
+from ...model import Edit, Fix, Severity, ToolContract
+from ..base import Finding, LintContext, Rule
+from ._actions import hint, tool_action
+
+
+class DestructiveNotAnnotated(Rule):
+    code = "X006"
+    name = "destructive-not-annotated"
+    severity = Severity.WARNING
+
+    def check_tool(self, tool: ToolContract, ctx: LintContext) -> Iterable[Finding]:
+        if hint(tool, "destructiveHint") is not False or hint(tool, "readOnlyHint") is True:
+            return
+        action = tool_action(tool)
+        if action is None or not action.cls & VerbClass.DESTRUCTIVE:
+            return
+        yield Finding("/annotations/destructiveHint", (
+            f"'{tool.name}' destroys or undoes something ({action.says()}) but is annotated destructiveHint: false, "
+            f"so hosts will not ask the user first; set destructiveHint: true (or drop it: MCP's default is true)"),
+            Fix("set annotations.destructiveHint: true", safe=False,
+                edits=(Edit("set", "/annotations/destructiveHint", True),)))

@@ -1,0 +1,113 @@
+"""sensitive-output (X010)
+
+## What it does
+Finds secrets and personal data a tool hands back to the model: an output
+schema property named like a password, token, API key, private key, card
+number, CVV, social security number (주민등록번호, 계좌번호, 비밀번호 …), at
+any depth, and `_meta` keys or values that hold one (`api_key`, a string shaped
+like `sk-…`, `AKIA…`, `ghp_…` or a PEM private key).  Names about the secret
+rather than the secret itself (`password_expires_at`, `has_token`,
+`card_number_last4`, `secret_name`) and non-string fields are left alone.
+
+## Why is this bad?
+Whatever a tool returns lands in the model's context: it is logged, may be
+repeated to the user or to another tool, and can be exfiltrated by any injected
+instruction.  Return an id, a masked value or a reference, never the secret.
+
+## Example
+```json
+{"name": "create_api_client", "description": "Registers an API client and returns its credentials.",
+ "inputSchema": {"type": "object", "properties": {"label": {"type": "string", "description": "Client label"}}},
+ "outputSchema": {"type": "object",
+                  "properties": {"client_id": {"type": "string"}, "client_secret": {"type": "string"}}}}
+```
+
+## Use instead
+```json
+{"name": "create_api_client", "description": "Registers an API client; the secret is shown once in the dashboard.",
+ "inputSchema": {"type": "object", "properties": {"label": {"type": "string", "description": "Client label"}}},
+ "outputSchema": {"type": "object",
+                  "properties": {"client_id": {"type": "string"}, "secret_last4": {"type": "string"}}}}
+```
+
+## Fix safety
+No fix: what to return instead is the author's decision.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Iterable, Mapping
+
+from ...lexicon import identifier_words
+from ...model import Severity, ToolContract, escape_token
+from ...schema.walk import NodeKind, SchemaNode
+from ..base import Finding, LintContext, Rule
+from ._words import NOT_THE_SECRET, SENSITIVE_FIELDS
+
+_SECRET_VALUE = re.compile(
+    r"\bsk-[A-Za-z0-9_-]{20,}|\bAKIA[0-9A-Z]{16}\b|\bgh[pousr]_[A-Za-z0-9]{30,}|\bxox[abprs]-[A-Za-z0-9-]{10,}"
+    r"|-----BEGIN (?:RSA |EC |OPENSSH |DSA )?PRIVATE KEY-----")
+
+
+def sensitive(name: object) -> str | None:
+    """What secret a field name holds ('a password'), or None."""
+    if not isinstance(name, str) or not name:
+        return None
+    parts = identifier_words(name)
+    if not parts or NOT_THE_SECRET.intersection(parts):
+        return None
+    joined = "".join(parts)
+    found = SENSITIVE_FIELDS.get(joined)
+    if found:
+        return found
+    # `user_password`, `stripe_api_key`, `customer_ssn`: the secret word closes the name
+    for size in (3, 2, 1):
+        if len(parts) > size:
+            found = SENSITIVE_FIELDS.get("".join(parts[-size:]))
+            if found and (size > 1 or parts[-1] not in ("secret", "pwd")):
+                return found
+    return None
+
+
+class SensitiveOutput(Rule):
+    code = "X010"
+    name = "sensitive-output"
+    severity = Severity.WARNING
+    node_kinds = frozenset({NodeKind.PROPERTY})
+    roles = frozenset({"output"})
+
+    def check_node(self, node: SchemaNode, tool: ToolContract, ctx: LintContext) -> Iterable[Finding]:
+        what = sensitive(node.key)
+        if what is None:
+            return
+        kind = node.schema.get("type")
+        if kind in ("boolean", "integer", "number", "array", "object", "null"):
+            return
+        yield Finding(node.pointer, (
+            f"the result carries {what} in '{node.key}'; everything a tool returns enters the model's context and "
+            f"its logs — return an id, a masked value or a reference instead"))
+
+    def check_tool(self, tool: ToolContract, ctx: LintContext) -> Iterable[Finding]:
+        if isinstance(tool.meta, Mapping) and tool.meta:
+            yield from _meta_findings(tool.meta, "/_meta", 0)
+
+
+def _meta_findings(value: Any, pointer: str, depth: int) -> Iterable[Finding]:
+    if depth > 4:
+        return
+    if isinstance(value, Mapping):
+        for key, sub in value.items():
+            where = f"{pointer}/{escape_token(key)}"
+            what = sensitive(key) if isinstance(key, str) else None
+            if what is not None and isinstance(sub, str) and sub:
+                yield Finding(where, f"_meta carries {what} in '{key}'; _meta travels with the tool to every "
+                                     f"client — move the secret to the server's configuration")
+                continue
+            yield from _meta_findings(sub, where, depth + 1)
+    elif isinstance(value, list):
+        for index, sub in enumerate(value[:100]):
+            yield from _meta_findings(sub, f"{pointer}/{index}", depth + 1)
+    elif isinstance(value, str) and _SECRET_VALUE.search(value):
+        yield Finding(pointer, "_meta holds a value shaped like a credential (an API key, access token or private "
+                               "key); _meta travels with the tool to every client — remove it and rotate the secret")
