@@ -98,8 +98,9 @@ class PointerMap:
     def to_original(self, canonical: str) -> str:
         probe = canonical
         if probe.count("/") > self.depth:
+            # start at the first `depth` tokens: no entry is longer
             cut = 0
-            for _ in range(self.depth + 1):
+            for _ in range(self.depth):
                 cut = probe.find("/", cut + 1)
             probe = probe[:cut]
         while True:

@@ -115,8 +115,9 @@ def _to_diagnostic(rule: Rule, severity: Severity, placer: ToolPlacer | None, fi
     if fix is not None and fix.edits:
         fix = placer.place_edits(fix)
     tool = placer.tool
-    return Diagnostic(rule.code, rule.name, severity, finding.message, tool=tool.name,
-                      file=tool.origin.file, pointer=pointer, line=line, column=column, fix=fix)
+    # positional: Diagnostic(code, name, severity, message, tool, file, pointer, line, column, fix)
+    return Diagnostic(rule.code, rule.name, severity, finding.message, tool.name, tool.origin.file,
+                      pointer, line, column, fix)
 
 
 class _DepthRule(Rule):

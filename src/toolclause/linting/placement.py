@@ -98,8 +98,9 @@ class ToolPlacer:
         origin = self.tool.origin
         if not self._converted:
             # the schema is the user's own JSON Schema: every canonical node is theirs
-            return Fix(fix.description, fix.safe, tuple(
-                Edit(e.op, origin.base + origin.pointers.to_original(e.pointer), e.value) for e in fix.edits))
+            base, to_original = origin.base, origin.pointers.to_original
+            return Fix(fix.description, fix.safe, tuple([Edit(e.op, base + to_original(e.pointer), e.value)
+                                                         for e in fix.edits]))
         placed = []
         for edit in fix.edits:
             relative = origin.pointers.to_original(edit.pointer)

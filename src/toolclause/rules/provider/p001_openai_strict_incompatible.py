@@ -151,15 +151,16 @@ class OpenAIStrictIncompatible(Rule):
                                         f"(found {json.dumps(schema.get('type'))})")
 
     def _keywords(self, node: SchemaNode, schema: dict[str, Any]) -> Iterable[Finding]:
-        for keyword, instead in OPENAI_STRICT_UNSUPPORTED_KEYWORDS.items():
-            if keyword not in schema:
-                continue
-            if keyword == "allOf" and isinstance(schema["allOf"], list) and len(schema["allOf"]) == 1:
-                instead = "merge its single branch into this schema"
-            edits = (Edit("remove", f"{node.pointer}/{keyword}"),) if keyword == "default" else ()
-            yield Finding(f"{node.pointer}/{keyword}", f"strict mode does not permit '{keyword}' "
-                                                       f"({property_label(node)}); {instead}",
-                          Fix(f"remove '{keyword}'", safe=False, edits=edits))
+        if not OPENAI_STRICT_UNSUPPORTED_KEYWORDS.keys().isdisjoint(schema):  # most schemas hold none of them
+            for keyword, instead in OPENAI_STRICT_UNSUPPORTED_KEYWORDS.items():
+                if keyword not in schema:
+                    continue
+                if keyword == "allOf" and isinstance(schema["allOf"], list) and len(schema["allOf"]) == 1:
+                    instead = "merge its single branch into this schema"
+                edits = (Edit("remove", f"{node.pointer}/{keyword}"),) if keyword == "default" else ()
+                yield Finding(f"{node.pointer}/{keyword}", f"strict mode does not permit '{keyword}' "
+                                                           f"({property_label(node)}); {instead}",
+                              Fix(f"remove '{keyword}'", safe=False, edits=edits))
         fmt = schema.get("format")
         if isinstance(fmt, str) and fmt not in OPENAI_STRICT_FORMATS:
             yield Finding(node.pointer + "/format",

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Mapping
 
-from ...lexicon import VerbClass, english, identifier_words, is_hangul, stem_ko, text_words, verb_class
+from ...lexicon import VerbClass, english, identifier_words, is_hangul, stem_en, stem_ko, text_words, verb_class
 from ...model import ToolContract
 from ._words import NOUN_FOLLOWERS
 
@@ -39,6 +39,7 @@ _SENTENCE_END = re.compile(r"(?<=[.!?。])\s|\n")
 # Korean verbs end in one of these (조회합니다, 생성하고, 삭제한다); a noun (주문, 주문을) does not.
 _KO_VERBAL = ("합니다", "하고", "한다", "하는", "하여", "해서", "했다", "하기", "하면", "하며", "됩니다", "했습니다",
               "하세요", "해주세요", "하십시오", "합니까", "한", "할", "함", "해", "냅니다", "냅", "옵니다", "줍니다")
+_COMPUTE_STEMS = frozenset(stem_en(w) for w in english.COMPUTE)
 _DETERMINERS = frozenset("the a an your this that of for each every its their my our any".split())
 
 
@@ -49,7 +50,8 @@ def _is_noun_verb(word: str) -> bool:
 @lru_cache(maxsize=32768)
 def name_action(name: str) -> tuple[str, VerbClass, bool] | None:
     """(verb, classes, ambiguous) of a tool name; ambiguous when the verb is also a noun."""
-    parts = identifier_words(name)
+    # A namespace (`github.create_issue`, `AclApi.add_mapping`) is not part of the action.
+    parts = identifier_words(name.rsplit(".", 1)[-1]) or identifier_words(name)
     for index, word in enumerate(parts):
         cls = verb_class(word)
         if not cls or word.isdigit():
@@ -61,37 +63,61 @@ def name_action(name: str) -> tuple[str, VerbClass, bool] | None:
             following = parts[index + 1] if index + 1 < len(parts) else None
             if following in NOUN_FOLLOWERS:
                 continue
-            later = next((w for w in parts[index + 1:] if verb_class(w) and not _is_noun_verb(w)), None)
-            if later is not None and index > 0:
+            # after another word it is a noun (`repair_book`, `user_order`), except a closing
+            # read verb (`accounts_list`)
+            if index > 0 and not (following is None and cls == VerbClass.READ):
                 continue
             return word, cls, True
         return word, cls, False
     return None
 
 
+# Words a description may open with before its verb: "This tool creates …", "Use this to book …".
+_LEAD_IN = frozenset("this tool function api endpoint method use used to can will allows allow lets let you "
+                     "the a an it is be helps help enables".split())
+
+
 @lru_cache(maxsize=32768)
 def description_action(text: str) -> tuple[str, VerbClass] | None:
-    """The main verb of the description's first sentence (English: the first verb; Korean: the last)."""
+    """The main verb of the description's first sentence.
+
+    English descriptions open with their verb ("Creates an order", "Book a table"),
+    after at most a lead-in ("This tool creates …"); a verb-like word later in the
+    sentence is usually a noun ("… produced by a charge").  Korean puts the verb last.
+    """
     first = _SENTENCE_END.split(text.strip(), 1)[0][:300]
     tokens = text_words(first)
     korean: list[tuple[str, VerbClass, bool]] = []
-    previous = ""
     english_found: tuple[str, VerbClass] | None = None
-    for index, word in enumerate(tokens):
+    english_open = True
+    for word in tokens:
         if is_hangul(word):
             cls = verb_class(word)
             if cls:
                 korean.append((word, cls, stem_ko(word) != word and word.endswith(_KO_VERBAL)))
-        elif english_found is None and index < 14:
+        elif english_open:
             cls = verb_class(word)
-            if cls and not (_is_noun_verb(word) and previous in _DETERMINERS):
+            if cls:
                 english_found = (word, cls)
-        previous = word
+                english_open = False
+            elif word not in _LEAD_IN:
+                english_open = False
     if korean:
         verbal = [k for k in korean if k[2]]
         word, cls, _ = (verbal or korean)[-1]
         return word, cls
     return english_found
+
+
+def computes(tool: ToolContract) -> bool:
+    """Does the description open with a verb whose result is the answer (generate, calculate, recommend)?"""
+    if not isinstance(tool.description, str):
+        return False
+    for word in text_words(_SENTENCE_END.split(tool.description.strip(), 1)[0][:120]):
+        if word in _LEAD_IN:
+            continue
+        return word in english.COMPUTE or stem_en(word) in _COMPUTE_STEMS
+    return False
 
 
 def tool_action(tool: ToolContract) -> Action | None:
@@ -117,12 +143,15 @@ def mutating_words(tool: ToolContract) -> list[str]:
                 found.append(word)
     if isinstance(tool.description, str):
         first = _SENTENCE_END.split(tool.description.strip(), 1)[0][:300]
+        previous = ""
         for word in text_words(first):
             if is_hangul(word):
                 if verb_class(word) & VerbClass.MUTATING and word.endswith(_KO_VERBAL):
                     found.append(word)
-            elif verb_class(word) & VerbClass.MUTATING and not _is_noun_verb(word):
+            elif (verb_class(word) & VerbClass.MUTATING and not _is_noun_verb(word)
+                  and previous not in _DETERMINERS):
                 found.append(word)
+            previous = word
     return found
 
 

@@ -144,28 +144,37 @@ vault path cat open load git docker kube kubectl aws gpg keychain dir directory
 
 # --------------------------------------------------------------------------- the gates
 
-# Words (after punctuation becomes space) without which no phrase detector can match.
-ANCHOR_WORDS = frozenset(w.encode() for w in """
-ignore disregard forget override overrides bypass jailbreak unrestricted developer admin dan god
-tell telling inform informing notify notifying alert alerting warn reveal disclose mention hide conceal
-secret secretly covertly surreptitiously know knowing knowledge notice noticing told informed aware
-prompt instructions bcc cc
-""".split())
-# Secret words matter only with a verb that hands them over.
-SECRET_ANCHORS = frozenset(w.encode() for w in """
-key keys token tokens credentials password passwords secrets variables vars conversation history messages contents
-""".split())
-HANDOVER_WORDS = frozenset(w.encode() for w in "pass send include put provide add append insert attach place embed encode copy".split())
-# Tags, addresses, URLs and secret paths: every alternative starts with a rare character,
-# so the search skips ordinary text at C speed.
+def _words(text: str) -> frozenset[bytes]:
+    return frozenset(w.encode() for w in text.split())
+
+
+# Word pairs without which no phrase detector can match (words taken after punctuation
+# becomes space): a word of the first set alone, or one of each set in a pair.
+STRONG_WORDS = _words("ignore disregard forget override overrides bypass jailbreak secretly covertly surreptitiously "
+                      "conceal bcc cc")
+WORD_PAIRS = (
+    # keeping things from the user
+    (_words("tell telling inform informing notify notifying alert alerting warn reveal disclose mention hide secret "
+            "know knowing knowledge notice noticing told informed aware"),
+     _words("user users human customer operator user's users' keep")),
+    # role change
+    (_words("developer admin dan god unrestricted"), _words("mode")),
+    # prompt leak
+    (_words("prompt instructions"), _words("reveal print output repeat include send pass leak dump")),
+    # secrets handed over in an argument
+    (_words("key keys token tokens credentials password passwords secrets variables vars conversation history "
+            "messages contents"),
+     _words("pass send include put provide add append insert attach place embed encode copy")),
+)
+ALL_WORDS = STRONG_WORDS.union(*(first | second for first, second in WORD_PAIRS))
 SYMBOL_SUBSTRINGS = ("<", "@", "://", "[inst", "/etc/")
 # Secret paths: each regex starts with one literal character, which the search skips to at C speed.
 SECRET_PATH_GATES = (
     re.compile(r"\.(?:ssh|aws|env|netrc|pgpass|git-cred|docker/|kube/|gnupg|npmrc|pypirc|json(?<=mcp\.json)"
                r"|dat(?<=wallet\.dat))"),
-    re.compile(r"_(?:history|rsa|dsa|ecdsa|ed25519|desktop)"),
+    re.compile(r"_(?:history(?<=sh_history)|rsa|dsa|ecdsa|ed25519|desktop(?<=claude_desktop))"),
 )
-_PUNCTUATION_CHARS = b"!\"#$%&()*+,-./:;=>?[\\]^`{|}~\t\n\r"
+_PUNCTUATION_CHARS = b"!\"#$%&()*+,-./:;=>?[\\]^_`{|}~\t\n\r"
 _PUNCTUATION = bytes.maketrans(_PUNCTUATION_CHARS, b" " * len(_PUNCTUATION_CHARS))
 CJK_ANCHORS = ("무시", "잊", "알리지", "말하지", "알려주지", "보고하지", "언급하지", "보여주지", "공개하지", "밝히지",
                "모르게", "몰래", "눈치", "사용자가", "忽略", "不要告诉", "不要通知", "不要让用户", "保密", "隐瞒")
@@ -174,7 +183,12 @@ STRANGE_CHARACTERS = re.compile(
     "\u0370-\u03FF\u0400-\u04FF]")
 
 
-def suspicious(lowered: str) -> bool:
+def text_words(lowered: str) -> list[bytes]:
+    """The words of lower-cased text, punctuation dropped, as bytes (one C pass each step)."""
+    return lowered.encode().translate(_PUNCTUATION).split()
+
+
+def suspicious(lowered: str, words: list[bytes] | None = None) -> bool:
     """Could any detector match this lower-cased text?  False for nearly every tool, at C speed."""
     for symbol in SYMBOL_SUBSTRINGS:
         if symbol in lowered:
@@ -182,11 +196,15 @@ def suspicious(lowered: str) -> bool:
     for gate in SECRET_PATH_GATES:
         if gate.search(lowered) is not None:
             return True
-    words = lowered.encode().translate(_PUNCTUATION).split()
-    if not ANCHOR_WORDS.isdisjoint(words):
-        return True
-    if not SECRET_ANCHORS.isdisjoint(words) and not HANDOVER_WORDS.isdisjoint(words):
-        return True
+    if words is None:
+        words = text_words(lowered)
+    present = ALL_WORDS.intersection(words)
+    if present:
+        if not STRONG_WORDS.isdisjoint(present):
+            return True
+        for first, second in WORD_PAIRS:
+            if not first.isdisjoint(present) and not second.isdisjoint(present):
+                return True
     if lowered.isascii():
         return False
     for anchor in CJK_ANCHORS:

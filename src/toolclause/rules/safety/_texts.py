@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any, Iterator
 
 from ...model import ToolContract, escape_token
+from ._poisoning import text_words
 
 _TEXT_KEYS = ("description", "title", "$comment")
 _VALUE_KEYS = ("const", "default", "example", "examples")
@@ -109,6 +110,10 @@ _CACHE_KEY = "safety:lowered-text"
 
 
 def lowered_text(tool: ToolContract, ctx: Any) -> str:
+    return text_and_words(tool, ctx)[0]
+
+
+def text_and_words(tool: ToolContract, ctx: Any) -> tuple[str, list[bytes]]:
     """All of `tool_texts` joined and lower-cased, built without pointers; X007 and X008 share it.
 
     This runs for every tool of every lint, so it is a flat loop over plain dicts
@@ -118,7 +123,7 @@ def lowered_text(tool: ToolContract, ctx: Any) -> str:
     cache = ctx.cache.setdefault(_CACHE_KEY, {}) if ctx is not None else {}
     entry = cache.get(id(tool))
     if entry is not None and entry[0] is tool:
-        return entry[1]
+        return entry[1], entry[2]
     out: list[str] = [v for v in (tool.name, tool.title, tool.description) if v.__class__ is str]
     append = out.append
     annotations = tool.annotations
@@ -148,8 +153,9 @@ def lowered_text(tool: ToolContract, ctx: Any) -> str:
         if not _RARE_KEYS.isdisjoint(schema):
             _rare(schema, append, push)
     text = "\n".join(out).lower() if not stack else repr((tool.raw, tool.input_schema, tool.output_schema)).lower()
-    cache[id(tool)] = (tool, text)
-    return text
+    words = text_words(text)
+    cache[id(tool)] = (tool, text, words)
+    return text, words
 
 
 _RARE_KEYS = frozenset(("title", "$comment", "const", "default", "example", "examples", "patternProperties",

@@ -23,6 +23,9 @@ fraction fractions decimal decimals vector vectors matrix matrices complex binar
 polynomials time times day days date dates duration durations hours minutes seconds angle angles
 """.split())
 
+# `charge_robot_battery` charges a battery, not a card.
+PHYSICAL_CHARGE = frozenset("battery batteries robot vehicle car device phone ev station drone scooter".split())
+
 # Name words that, right after a verb-or-noun word, show it is a noun: `order_status`,
 # `transfer_history`, `book_details`.
 NOUN_FOLLOWERS = frozenset("""
@@ -52,9 +55,10 @@ CONFIRMATION_PARTS = ("confirm", "dryrun", "preview")
 PREVIEW_VERBS = frozenset("preview prepare quote draft estimate simulate validate review dry".split())
 
 # Parameter names whose values choose the operation a tool performs.
-SELECTOR_PARAMS = frozenset("action actions operation operations op mode command cmd method type kind verb task".split())
+SELECTOR_PARAMS = frozenset("action actions operation operations op mode command cmd method type kind verb task "
+                            "작업 동작 명령 액션 기능 모드 유형".split())
 # `type`, `kind`, `mode`, `method` also name ordinary categories; their enums must be verbs.
-CAREFUL_SELECTORS = frozenset("type kind mode method task".split())
+CAREFUL_SELECTORS = frozenset("type kind mode method task 기능 모드 유형".split())
 
 HTTP_METHODS = frozenset("get post put patch delete head options connect trace".split())
 

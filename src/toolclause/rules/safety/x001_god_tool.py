@@ -43,7 +43,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ...lexicon import VerbClass, identifier_words, verb_class
+from ...lexicon import VerbClass, english, identifier_words, verb_class
 from ...model import Severity, ToolContract
 from ...schema.walk import NodeKind, SchemaNode
 from ..base import Finding, LintContext, Rule
@@ -73,18 +73,24 @@ class GodTool(Rule):
         key_words = identifier_words(node.key)
         if not key_words or key_words[-1] not in SELECTOR_PARAMS:
             return
+        # `metric_type`, `access_mode`: a category of something else; only `type`, `action_type`, `operation_mode`
+        if key_words[-1] in CAREFUL_SELECTORS and len(key_words) > 1 and key_words[-2] not in SELECTOR_PARAMS | {
+                "request", "crud"}:
+            return
         values = node.schema.get("enum")
         if not isinstance(values, list) or len(values) < 2:
             return
         strings = [v for v in values if isinstance(v, str)]
         if {v.lower() for v in strings} <= HTTP_METHODS:
             return  # GET/POST/DELETE: an HTTP client, which X009 judges by its url
+        careful = key_words[-1] in CAREFUL_SELECTORS
         reads: list[str] = []
         writes: list[str] = []
         verbs = 0
         for value in strings:
             found = _verb(value)
-            if found is None:
+            # in a `type` enum, `book`, `post` and `view` are kinds of thing
+            if found is None or (careful and found[0] in english.NOUN_VERBS):
                 continue
             verbs += 1
             if found[1] & VerbClass.MUTATING or found[1] & VerbClass.IRREVERSIBLE:
@@ -94,7 +100,7 @@ class GodTool(Rule):
         if not reads or not writes:
             return
         # `type`/`mode`: a list of categories that happens to hold "view" and "post" is no operation switch
-        if key_words[-1] in CAREFUL_SELECTORS and verbs * 2 < len(values):
+        if careful and verbs * 2 < len(values):
             return
         yield Finding(node.pointer, (
             f"parameter '{node.key}' switches the tool between reads ({_show(reads)}) and writes ({_show(writes)}); "

@@ -43,8 +43,8 @@ from typing import Iterable
 from ...lexicon import identifier_words, is_hangul, korean_stem
 from ...model import Fix, Severity, ToolContract
 from ..base import Finding, LintContext, Rule
-from ._actions import can_annotate, hint, normalised, parameter_names, tool_action
-from ._words import ARITHMETIC, CREATING_EN, CREATING_KO, IDEMPOTENCY_PARAMS, IDEMPOTENCY_PARTS
+from ._actions import can_annotate, computes, hint, normalised, parameter_names, tool_action
+from ._words import ARITHMETIC, CREATING_EN, PHYSICAL_CHARGE, CREATING_KO, IDEMPOTENCY_PARAMS, IDEMPOTENCY_PARTS
 
 
 def creating_action(tool: ToolContract):
@@ -56,8 +56,14 @@ def creating_action(tool: ToolContract):
         return action if korean_stem(action.word, CREATING_KO) else None
     if action.word not in CREATING_EN:
         return None
+    # `create_recipe_guide` that "Generates a recipe guide" returns an answer and stores nothing
+    if computes(tool):
+        return None
     # `add_numbers`, `send_time_estimate`: the name computes or measures, it makes nothing
-    if isinstance(tool.name, str) and ARITHMETIC.intersection(identifier_words(tool.name)):
+    name_words = identifier_words(tool.name) if isinstance(tool.name, str) else ()
+    if ARITHMETIC.intersection(name_words):
+        return None
+    if action.word in ("charge", "charges") and PHYSICAL_CHARGE.intersection(name_words):
         return None
     return action
 

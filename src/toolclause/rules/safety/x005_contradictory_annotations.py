@@ -40,7 +40,7 @@ from typing import Iterable
 from ...lexicon import VerbClass
 from ...model import Severity, ToolContract
 from ..base import Finding, LintContext, Rule
-from ._actions import hint, mutating_words, tool_action
+from ._actions import hint, tool_action
 from .x004_read_tool_not_annotated import read_only_action
 
 
@@ -56,15 +56,10 @@ class ContradictoryAnnotations(Rule):
             return
         if read_only is True:
             action = tool_action(tool)
-            writes = mutating_words(tool)
             if action is not None and action.cls & (VerbClass.MUTATING | VerbClass.IRREVERSIBLE):
                 yield Finding("/annotations/readOnlyHint", (
                     f"'{tool.name}' is annotated readOnlyHint: true but changes things ({action.says()}); hosts will run "
                     f"it without asking — set readOnlyHint: false, or rename the tool if it really only reads"))
-            elif writes:
-                yield Finding("/annotations/readOnlyHint", (
-                    f"'{tool.name}' is annotated readOnlyHint: true but its name or description says "
-                    f"'{writes[0]}'; set readOnlyHint: false, or reword it if it really only reads"))
             if destructive is True:
                 yield Finding("/annotations/destructiveHint", (
                     "destructiveHint: true contradicts readOnlyHint: true (a tool that changes nothing destroys "

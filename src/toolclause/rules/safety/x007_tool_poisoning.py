@@ -61,7 +61,7 @@ from ...lexicon import identifier_words
 from ...model import Severity, ToolContract
 from ..base import Finding, LintContext, Rule
 from . import _poisoning as p
-from ._texts import Text, lowered_text, tool_texts
+from ._texts import Text, text_and_words, tool_texts
 
 _SENTENCE = re.compile(r"(?<=[.!?。])\s+|\n+")
 _NEGATED = re.compile(r"(?:\bnot|\bnever|n't)\s+(?:\w+\s+)?$", re.I)
@@ -149,7 +149,7 @@ class ToolPoisoning(Rule):
     severity = Severity.ERROR
 
     def check_tool(self, tool: ToolContract, ctx: LintContext) -> Iterable[Finding]:
-        if not p.suspicious(lowered_text(tool, ctx)):
+        if not p.suspicious(*text_and_words(tool, ctx)):
             return
         file_tool = isinstance(tool.name, str) and bool(p.FILE_TOOL_WORDS.intersection(identifier_words(tool.name)))
         for item in tool_texts(tool):

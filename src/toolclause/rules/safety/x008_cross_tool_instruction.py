@@ -43,7 +43,8 @@ from typing import Iterable, Sequence
 
 from ...model import Severity, ToolContract
 from ..base import Finding, LintContext, Rule
-from ._texts import tool_texts
+from ._poisoning import text_words
+from ._texts import text_and_words, tool_texts
 
 # "the send_email tool", "`send_email` tool", "'sendEmail' function"
 _NAMED_TOOL = re.compile(r"(?:\bthe\s+|[`'\"])([A-Za-z][\w.-]*?)[`'\"]?\s+(?:tool|function)\b", re.I)
@@ -85,6 +86,13 @@ def _orders(sentence: str, name: str) -> str | None:
     return None
 
 
+# Words one of which every order pattern needs (see _patterns), as bytes for the shared word list.
+_DIRECTIVE_WORDS = frozenset(w.encode() for w in """
+when whenever every each anytime any if must should shall has needs will side effect effects override overrides
+intercept intercepts redirect redirects behavior behaviour
+""".split())
+
+
 class CrossToolInstruction(Rule):
     code = "X008"
     name = "cross-tool-instruction"
@@ -92,11 +100,25 @@ class CrossToolInstruction(Rule):
 
     def check_tools(self, tools: Sequence[ToolContract], ctx: LintContext) -> Iterable[tuple[ToolContract, Finding]]:
         names = {t.name for t in tools if isinstance(t.name, str) and _IDENTIFIER.search(t.name)}
+        # one word of each name, to find the names a text holds with one set intersection, not a loop over names
+        by_word: dict[bytes, list[str]] = {}
+        for name in names:
+            parts = text_words(name.lower())
+            if parts:
+                by_word.setdefault(max(parts, key=len), []).append(name)
+        keys = frozenset(by_word)
         for tool in tools:
+            lowered, words = text_and_words(tool, ctx)
+            if _DIRECTIVE_WORDS.isdisjoint(words) and not _has_korean_directive(lowered):
+                continue
+            mentioned = [n for key in keys.intersection(words) for n in by_word[key]
+                         if n != tool.name and n.lower() in lowered]
+            if not mentioned and "tool" not in lowered and "function" not in lowered:
+                continue
             for item in tool_texts(tool):
                 if item.is_name or not _DIRECTIVE.search(item.text):
                     continue
-                found = self._mention(item.text, tool.name, names)
+                found = self._mention(item.text, tool.name, mentioned)
                 if found is None:
                     continue
                 other, snippet = found
@@ -107,7 +129,7 @@ class CrossToolInstruction(Rule):
                 break
 
     @staticmethod
-    def _mention(text: str, own: object, names: set[str]) -> tuple[str, str] | None:
+    def _mention(text: str, own: object, names: list[str]) -> tuple[str, str] | None:
         for sentence in _SENTENCE.split(text):
             candidates = {m.group(1) for m in _NAMED_TOOL.finditer(sentence)}
             candidates.update(n for n in names if n in sentence)
@@ -118,6 +140,11 @@ class CrossToolInstruction(Rule):
                 if snippet is not None:
                     return name, snippet
         return None
+
+
+def _has_korean_directive(lowered: str) -> bool:
+    return not lowered.isascii() and ("사용할" in lowered or "호출할" in lowered or "사용하는" in lowered
+                                      or "호출하는" in lowered)
 
 
 def _short(text: str, limit: int = 80) -> str:
