@@ -227,3 +227,12 @@ def test_structured_output_and_a2a():
     assert params["skills"]["create_order"] == {"inputSchema": "urn:toolclause:tool:create_order",
                                                 "outputSchema": "urn:toolclause:tool:create_order#output"}
     assert set(params["schemas"]) >= {"urn:toolclause:tool:ping"}
+
+
+def test_fix_types_reads_a_property_named_type_as_a_property():
+    from toolclause.export.repair import fix_types
+
+    schema = {"type": "dict", "properties": {"type": {"type": "str", "description": "kind"},
+                                             "items": {"type": "list"}}}
+    assert fix_types(schema) == {"type": "object", "properties": {"type": {"type": "string", "description": "kind"},
+                                                                  "items": {"type": "array"}}}

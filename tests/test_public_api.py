@@ -7,8 +7,8 @@ import toolclause
 
 def test_exported_members():
     assert sorted(toolclause.__all__) == sorted([
-        "Diagnostic", "ExportResult", "LintConfig", "LintReport", "Loss", "Severity", "ToolContract", "export",
-        "lint", "load", "__version__"])
+        "Diagnostic", "ExportResult", "LintConfig", "LintReport", "Loss", "Result", "Severity", "ToolContract",
+        "ToolError", "Toolbox", "export", "lint", "load", "__version__"])
     for name in toolclause.__all__:
         assert hasattr(toolclause, name), name
 

@@ -34,9 +34,18 @@ def lint(source: Any, *, config: LintConfig | None = None, targets: Iterable[str
     return lint_contracts(tools, config)
 
 
+def __getattr__(name: str) -> Any:
+    # the runtime (pydantic, the gate) is imported on first use, so `toolclause lint` starts fast
+    if name in ("Result", "ToolError", "Toolbox"):
+        from . import runtime
+
+        return getattr(runtime, name)
+    raise AttributeError(f"module 'toolclause' has no attribute {name!r}")
+
+
 def _is_contracts(source: Any) -> bool:
     return isinstance(source, (list, tuple)) and bool(source) and all(isinstance(t, ToolContract) for t in source)
 
 
-__all__ = ["Diagnostic", "ExportResult", "LintConfig", "LintReport", "Loss", "Severity", "ToolContract", "export",
-           "lint", "load", "__version__"]
+__all__ = ["Diagnostic", "ExportResult", "LintConfig", "LintReport", "Loss", "Result", "Severity", "ToolContract",
+           "ToolError", "Toolbox", "export", "lint", "load", "__version__"]

@@ -134,6 +134,10 @@ class Origin:
     group: str = ""
     pointers: PointerMap = field(default_factory=PointerMap)
     locate: Callable[[str], tuple[int, int] | None] | None = field(default=None, compare=False, repr=False)
+    # The resources the tool's server declares (MCP wire shape: uri, name, mimeType, _meta;
+    # templates carry uriTemplate), from a server snapshot or a live server.  None means
+    # unknown (a plain tool file), which is not the same as a server that declares none.
+    resources: tuple[Mapping[str, Any], ...] | None = field(default=None, compare=False, repr=False)
 
     def original_pointer(self, canonical: str) -> str:
         return self.base + self.pointers.to_original(canonical)

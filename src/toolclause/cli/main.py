@@ -25,10 +25,6 @@ from .exporting import ExportRequest, parse_settings, render_drift, run_export
 from .rules_command import render_rules
 from .running import CliError, LintRequest, exit_code, run_lint
 
-LIVE_SERVERS_LATER = ("linting a live MCP server ({option}) comes in a later release of toolclause; "
-                      "for now save the server's tools/list result to a file and lint that file")
-
-
 class CommandError(click.ClickException):
     """One line on stderr, exit 2."""
 
@@ -119,20 +115,26 @@ def cli() -> None:
 @click.option("--input-format", type=click.Choice(list(INPUT_FORMATS)), default="auto", show_default=True,
               help="The shape of the tool objects when detection guesses wrong.")
 @click.option("--output", "-o", metavar="FILE", help="Write the report to FILE instead of standard output.")
-@click.option("--server", metavar="CMD", help="Lint a live MCP server over stdio (a later release).")
-@click.option("--url", metavar="URL", help="Lint a live MCP server over Streamable HTTP (a later release).")
+@click.option("--server", metavar="CMD", help="Lint a live MCP server: start CMD (quoted, with its arguments) "
+                                                "and talk to it over stdio.")
+@click.option("--url", metavar="URL", help="Lint a live MCP server over Streamable HTTP (e.g. http://localhost:8000/mcp).")
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=30.0, show_default=True,
+              metavar="SECONDS", help="--server/--url: how long the server may take to start and list everything.")
 def lint_command(paths: tuple[str, ...], targets: str | None, output_format: str, select: str | None,
                  ignore: str | None, fail_on: str | None, fix: bool, config_file: str | None,
                  baseline: str | None, write_baseline: str | None, input_format: str, output: str | None,
-                 server: str | None, url: str | None) -> None:
-    """Lint tool definitions in PATHS (files or folders; - for standard input)."""
-    if server is not None or url is not None:
-        raise CommandError(LIVE_SERVERS_LATER.format(option="--server" if server is not None else "--url"))
-    if not paths:
-        raise click.UsageError("give at least one PATH (a file, a folder, or - for standard input)")
+                 server: str | None, url: str | None, timeout: float) -> None:
+    """Lint tool definitions in PATHS (files or folders; - for standard input), or a live MCP server."""
+    if server is not None and url is not None:
+        raise click.UsageError("give --server or --url, not both")
+    if (server is not None or url is not None) and paths:
+        raise click.UsageError("lint either PATHS or a live server (--server/--url), not both in one run")
+    if not paths and server is None and url is None:
+        raise click.UsageError("give at least one PATH (a file, a folder, or - for standard input), "
+                               "or a live server with --server CMD or --url URL")
     request = LintRequest(paths=paths, targets=targets, select=select, ignore=ignore, fail_on=fail_on, fix=fix,
                           config_file=config_file, baseline=baseline, write_baseline=write_baseline,
-                          input_format=input_format)
+                          input_format=input_format, server=server, url=url, timeout=timeout)
     show_progress = bool(getattr(sys.stderr, "isatty", None) and sys.stderr.isatty())
     try:
         with progress_bar(show_progress) as progress:

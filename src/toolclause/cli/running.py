@@ -52,6 +52,9 @@ class LintRequest:
     input_format: str = "auto"
     cwd: str = field(default_factory=os.getcwd)  # inputs are read as given (relative to the process's directory);
     # cwd anchors the configuration search and baseline paths
+    server: str | None = None  # a live server's command line (stdio)…
+    url: str | None = None  # …or its Streamable HTTP URL, instead of paths
+    timeout: float = 30.0  # seconds a live server may take to start and list everything
 
 
 # --------------------------------------------------------------------------- configuration
@@ -132,8 +135,24 @@ def lint_loaded_result(loaded: LoadResult, config: LintConfig, progress: Progres
 
 
 def _load(request: LintRequest) -> LoadResult:
+    if request.server is not None or request.url is not None:
+        return _load_live(request)
     fmt = None if request.input_format == "auto" else request.input_format
     return load_paths(list(request.paths), fmt)
+
+
+def _load_live(request: LintRequest) -> LoadResult:
+    if request.fix:
+        raise CliError("--fix edits files; a live server's tools live in its code (lint a saved snapshot to fix one)")
+    from ..mcp.live import LiveServerError, load_server, load_url  # the SDK is imported only for live servers
+
+    try:
+        if request.server is not None:
+            return load_server(request.server, request.timeout)
+        assert request.url is not None
+        return load_url(request.url, request.timeout)
+    except LiveServerError as exc:
+        raise CliError(str(exc)) from None
 
 
 def _reload_after_fix(request: LintRequest, first: LoadResult) -> LoadResult:

@@ -17,6 +17,11 @@ from ..schema.keywords import type_alias
 _MAX_DEPTH = 200
 
 
+# keywords whose value maps names to subschemas: the names are data, never keywords
+# (a property called "type" is not the `type` keyword)
+_NAME_MAPS = frozenset({"properties", "patternProperties", "$defs", "definitions", "dependentSchemas"})
+
+
 def fix_types(schema: Any, depth: int = 0) -> Any:
     """A copy of `schema` with every safely mappable type name replaced (and `any` removed)."""
     if depth > _MAX_DEPTH:
@@ -27,7 +32,9 @@ def fix_types(schema: Any, depth: int = 0) -> Any:
         return schema
     out = {}
     for key, value in schema.items():
-        if key == "type":
+        if key in _NAME_MAPS and isinstance(value, dict):
+            out[key] = {name: fix_types(sub, depth + 1) for name, sub in value.items()}
+        elif key == "type":
             fixed = _fixed_type(value)
             if fixed is not _REMOVE:
                 out[key] = fixed

@@ -16,7 +16,7 @@ import io
 import json
 import os
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Mapping
 
@@ -34,6 +34,7 @@ MAX_NESTING = 500
 SUFFIXES = {".json": "json", ".jsonl": "jsonl", ".ndjson": "jsonl", ".yaml": "yaml", ".yml": "yaml"}
 SKIP_DIRS = {".git", ".venv", "venv", "node_modules", "__pycache__", ".toolclause", ".mypy_cache", ".pytest_cache"}
 INPUT_FORMATS = ("auto",) + TOOL_FORMATS
+RESOURCE_LISTS = ("resources", "resourceTemplates")  # the resources/list and resources/templates/list keys
 
 
 @dataclass
@@ -92,7 +93,36 @@ def iter_tool_objects(doc: Any, pointer: str = "", group: str = "", depth: int =
         for index, item in enumerate(doc["function"]):
             yield item, f"{pointer}/function/{index}", entry_group, None
         return
+    if _is_resource_listing(doc):
+        return  # a resources/list result saved beside tools/list in a server snapshot: no tools in it
     yield doc, pointer, group, None
+
+
+def _is_resource_listing(obj: Mapping[str, Any]) -> bool:
+    return "name" not in obj and "tools" not in obj and any(
+        isinstance(obj.get(key), list) for key in RESOURCE_LISTS)
+
+
+def declared_resources(doc: Any) -> tuple[Mapping[str, Any], ...] | None:
+    """The resources a server snapshot declares, or None when the document holds no resource list.
+
+    A snapshot is `{"tools": [...], "resources": [...]}` (resourceTemplates too), or the
+    saved JSON-RPC responses of tools/list and resources/list, as a list.  An empty list
+    is an answer (the server declares none); no list at all means unknown.
+    """
+    found: list[Mapping[str, Any]] | None = None
+    for item in doc if isinstance(doc, list) else (doc,):
+        if not isinstance(item, dict):
+            continue
+        if "jsonrpc" in item and isinstance(item.get("result"), dict):
+            item = item["result"]
+        if "name" in item:
+            continue  # a tool object; its own keys say nothing about the server
+        for key in RESOURCE_LISTS:
+            value = item.get(key)
+            if isinstance(value, list):
+                found = (found or []) + [r for r in value if isinstance(r, dict)]
+    return tuple(found) if found is not None else None
 
 
 def contracts_from_document(doc: Any, file: str, input_format: str | None = None, locate=None,
@@ -101,10 +131,14 @@ def contracts_from_document(doc: Any, file: str, input_format: str | None = None
     tools: list[ToolContract] = []
     problems: list[Unreadable] = []
     fmt = None if input_format in (None, "auto") else input_format
+    resources = declared_resources(doc)
     for obj, pointer, group, hint in iter_tool_objects(doc):
         origin = Origin(file=file, format="", base=pointer, line=line, group=group_prefix + group, locate=locate)
         try:
-            tools.append(read_tool(obj, origin, fmt or hint))
+            tool = read_tool(obj, origin, fmt or hint)
+            if resources is not None:  # the readers rebuild Origin, so the resources go on afterwards
+                tool = replace(tool, origin=replace(tool.origin, resources=resources))
+            tools.append(tool)
         except ShapeError as exc:
             problems.append(Unreadable(file, str(exc), pointer, line))
     return tools, problems

@@ -13,6 +13,7 @@ from .provider import RULES as PROVIDER_RULES
 from .safety import RULES as SAFETY_RULES
 from .schema import RULES as SCHEMA_RULES
 from .tightness import RULES as TIGHTNESS_RULES
+from .widgets import RULES as WIDGET_RULES
 
 ALL_RULES: tuple[type[Rule], ...] = (
     *SCHEMA_RULES,
@@ -21,6 +22,7 @@ ALL_RULES: tuple[type[Rule], ...] = (
     *TIGHTNESS_RULES,
     *PROVIDER_RULES,
     *SAFETY_RULES,
+    *WIDGET_RULES,
 )
 
 BY_CODE: dict[str, type[Rule]] = {rule.code: rule for rule in ALL_RULES}

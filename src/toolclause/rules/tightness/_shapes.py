@@ -27,11 +27,17 @@ def declared_types(schema: dict[str, Any]) -> frozenset[str]:
 def is_object_schema(schema: dict[str, Any]) -> bool:
     """Declared `type: object` (alone or in a list), or untyped with a `properties` map."""
     if "type" in schema:
+        declared = schema["type"]
+        if isinstance(declared, str):  # the common case, answered without building a set
+            return declared == "object"
         return "object" in declared_types(schema)
     return isinstance(schema.get("properties"), dict)
 
 
 def is_array_schema(schema: dict[str, Any]) -> bool:
+    declared = schema.get("type")
+    if isinstance(declared, str):
+        return declared == "array"
     return "array" in declared_types(schema)
 
 
@@ -70,11 +76,15 @@ def property_label(node: SchemaNode) -> str:
 
 def ancestor_via(node: SchemaNode, keywords: frozenset[str]) -> bool:
     """Whether this node, or an ancestor, is held by one of `keywords`."""
-    current: SchemaNode | None = node
-    while current is not None and current.parent is not None:
-        if holder_keyword(current) in keywords:
+    # holder_keyword() inlined: C001 and P001 ask this for every object node, up to the root
+    current, parent = node, node.parent
+    while parent is not None:
+        pointer = current.pointer
+        start = len(parent.pointer) + 1
+        end = pointer.find("/", start)
+        if (pointer[start:end] if end >= 0 else pointer[start:]) in keywords:
             return True
-        current = current.parent
+        current, parent = parent, parent.parent
     return False
 
 

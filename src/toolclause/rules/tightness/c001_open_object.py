@@ -88,6 +88,9 @@ class OpenObject(Rule):
 
     def check_node(self, node: SchemaNode, tool: ToolContract, ctx: LintContext) -> Iterable[Finding]:
         schema = node.schema
+        declared = schema.get("type")
+        if isinstance(declared, str) and declared != "object":
+            return  # the common case (a string, a number …), decided before building any type set
         if not is_object_schema(schema):
             return
         extra = schema.get("additionalProperties", None)

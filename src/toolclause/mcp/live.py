@@ -1,0 +1,276 @@
+"""A live MCP server → ToolContracts: start or connect, initialize, list, stop.
+
+The server's tools/list (every page), resources/list and resources/templates/list
+(when it declares resources) and the widget resources its tools name (read, with
+their text dropped) become one snapshot document, `{"tools": [...], "resources":
+[...]}` — the same shape a saved snapshot file has — which the loader reads, so a
+live server and its snapshot lint alike.
+
+Every failure is one `LiveServerError` line naming the server: a command that
+does not exist, a server that exits, one that prints non-JSON-RPC on stdout, one
+that does not answer within the timeout.  The SDK's stdio transport stops the
+server on the way out (stdin closed, then SIGTERM, then SIGKILL to its process
+group), whatever happened.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import shlex
+import tempfile
+from contextlib import contextmanager
+from typing import IO, Any, AsyncContextManager, Callable, Iterator
+
+import anyio
+import mcp_types as types
+from mcp.client.session import ClientSession
+from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared.exceptions import MCPError
+
+from ..load import LoadResult, contracts_from_document
+
+DEFAULT_TIMEOUT = 30.0
+MAX_PAGES = 1000  # a server whose cursors never end is reported, not followed forever
+MAX_WIDGET_READS = 50
+_SDK_LOGGERS = ("mcp", "httpx", "httpx2", "httpcore")
+
+
+class LiveServerError(Exception):
+    """A live server could not be listed; the message is one line naming it."""
+
+
+# --------------------------------------------------------------------------- public API
+
+def snapshot_server(command: str, timeout: float = DEFAULT_TIMEOUT, cwd: str | None = None) -> dict[str, Any]:
+    """Start `command` (a command line) as a stdio MCP server and return its snapshot document."""
+    try:
+        argv = shlex.split(command)
+    except ValueError as exc:
+        raise LiveServerError(f"--server {command!r}: cannot split the command line: {exc}") from None
+    if not argv:
+        raise LiveServerError("--server: the command is empty")
+    label = f"server '{command}'"
+    with tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") as errlog:
+        params = StdioServerParameters(command=argv[0], args=argv[1:], env=dict(os.environ), cwd=cwd)
+        return _run(lambda: stdio_client(params, errlog=errlog), label, timeout, errlog, argv[0])
+
+
+def snapshot_url(url: str, timeout: float = DEFAULT_TIMEOUT) -> dict[str, Any]:
+    """Connect to a Streamable HTTP MCP server at `url` and return its snapshot document."""
+    if not url.startswith(("http://", "https://")):
+        raise LiveServerError(f"--url {url!r}: give an http:// or https:// URL (e.g. http://localhost:8000/mcp)")
+    return _run(lambda: streamable_http_client(url), f"server {url}", timeout, None, None)
+
+
+def load_server(command: str, timeout: float = DEFAULT_TIMEOUT, cwd: str | None = None) -> LoadResult:
+    return _contracts(snapshot_server(command, timeout, cwd), f"server:{command}")
+
+
+def load_url(url: str, timeout: float = DEFAULT_TIMEOUT) -> LoadResult:
+    return _contracts(snapshot_url(url, timeout), url)
+
+
+def _contracts(snapshot: dict[str, Any], file: str) -> LoadResult:
+    tools, problems = contracts_from_document(snapshot, file, "mcp")
+    return LoadResult(tools=tools, unreadable=problems, files=1, documents={})
+
+
+# --------------------------------------------------------------------------- the session
+
+def _run(connect: Callable[[], AsyncContextManager[Any]], label: str, timeout: float,
+         errlog: IO[str] | None, program: str | None) -> dict[str, Any]:
+    with _quiet_sdk():
+        return anyio.run(_snapshot, connect, label, timeout, errlog, program)
+
+
+async def _snapshot(connect: Callable[[], AsyncContextManager[Any]], label: str, timeout: float,
+                    errlog: IO[str] | None, program: str | None) -> dict[str, Any]:
+    phase = ["start"]  # what the server was asked last, for the error message
+    garbage: list[str] = []
+    scope = anyio.CancelScope()
+
+    async def on_message(message: Any) -> None:
+        # The transport hands over what it could not parse as JSON-RPC; one such line is enough
+        if isinstance(message, Exception) and not garbage:
+            garbage.append(_unparsed_text(message))
+            scope.cancel()
+
+    snapshot: dict[str, Any] | None = None
+    try:
+        with anyio.fail_after(timeout), scope:
+            async with connect() as (read, write):
+                async with ClientSession(read, write, message_handler=on_message) as session:
+                    snapshot = await _list_everything(session, phase)
+    except Exception as exc:  # noqa: BLE001 - every failure becomes one line naming the server
+        if garbage:
+            raise LiveServerError(_garbage_message(label, garbage[0])) from None
+        raise LiveServerError(_explain(_innermost(exc), label, phase[0], timeout, errlog, program)) from None
+    if garbage:
+        raise LiveServerError(_garbage_message(label, garbage[0]))
+    if snapshot is None:  # pragma: no cover - the scope is only cancelled with garbage recorded
+        raise LiveServerError(f"{label} stopped before listing its tools")
+    return snapshot
+
+
+async def _list_everything(session: ClientSession, phase: list[str]) -> dict[str, Any]:
+    phase[0] = "initialize"
+    initialized = await session.initialize()
+    phase[0] = "tools/list"
+    tools = [_wire(t) for t in await _all_pages(session.list_tools, "tools", phase)]
+    snapshot: dict[str, Any] = {"tools": tools}
+    if initialized.capabilities.resources is None:
+        snapshot["resources"] = []  # the server declares no resources at all
+        return snapshot
+    phase[0] = "resources/list"
+    try:
+        resources = [_wire(r) for r in await _all_pages(session.list_resources, "resources", phase)]
+    except MCPError:
+        return snapshot  # resources unknown: the W rules that need them stay silent
+    phase[0] = "resources/templates/list"
+    try:
+        resources += [_wire(r) for r in await _all_pages(session.list_resource_templates, "resource_templates", phase)]
+    except MCPError:
+        pass  # many servers have resources but no templates
+    await _read_widgets(session, tools, resources, phase)
+    snapshot["resources"] = resources
+    return snapshot
+
+
+async def _all_pages(method: Callable[..., Any], field: str, phase: list[str]) -> list[Any]:
+    items: list[Any] = []
+    cursor: str | None = None
+    seen: set[str] = set()
+    for _ in range(MAX_PAGES):
+        result = await method(params=types.PaginatedRequestParams(cursor=cursor) if cursor is not None else None)
+        items.extend(getattr(result, field))
+        cursor = result.next_cursor
+        if cursor is None:
+            return items
+        if cursor in seen:
+            raise LiveServerError(f"{phase[0]} returned the cursor {cursor!r} twice; the listing never ends")
+        seen.add(cursor)
+    raise LiveServerError(f"{phase[0]} still had more pages after {MAX_PAGES}; stopped")
+
+
+async def _read_widgets(session: ClientSession, tools: list[dict[str, Any]], resources: list[dict[str, Any]],
+                        phase: list[str]) -> None:
+    """Read the resources the tools name as widget templates: hosts take the widget's mime type and CSP
+    from what is read as well as from the list, so the W rules need both.  The HTML itself is dropped."""
+    by_uri = {r["uri"]: r for r in resources if isinstance(r.get("uri"), str)}
+    wanted = [uri for uri in dict.fromkeys(_template_uris(tools)) if uri in by_uri][:MAX_WIDGET_READS]
+    for uri in wanted:
+        phase[0] = f"resources/read {uri}"
+        try:
+            result = await session.read_resource(uri)
+        except MCPError:
+            continue  # unread: the rules judge the list entry alone
+        by_uri[uri]["contents"] = [{k: v for k, v in _wire(c).items() if k not in ("text", "blob")}
+                                   for c in result.contents]
+
+
+def _template_uris(tools: list[dict[str, Any]]) -> Iterator[str]:
+    for tool in tools:
+        meta = tool.get("_meta")
+        if not isinstance(meta, dict):
+            continue
+        ui = meta.get("ui")
+        for uri in (meta.get("openai/outputTemplate"), meta.get("ui/resourceUri"),
+                    ui.get("resourceUri") if isinstance(ui, dict) else None):
+            if isinstance(uri, str):
+                yield uri
+
+
+def _wire(model: Any) -> dict[str, Any]:
+    """The object as the server sent it (camelCase, `_meta`; fields it left out stay out)."""
+    return model.model_dump(by_alias=True, mode="json", exclude_unset=True)
+
+
+# --------------------------------------------------------------------------- errors
+
+def _innermost(exc: BaseException) -> BaseException:
+    """Task groups wrap failures in ExceptionGroups; the first leaf is the story."""
+    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+        exc = exc.exceptions[0]
+    return exc
+
+
+def _explain(exc: BaseException, label: str, phase: str, timeout: float, errlog: IO[str] | None,
+             program: str | None) -> str:
+    if isinstance(exc, LiveServerError):
+        return f"{label}: {exc}"
+    stderr = _stderr_tail(errlog)
+    if isinstance(exc, TimeoutError):
+        asked = "started" if phase == "start" else f"answered {phase}"
+        return f"{label} had not {asked} after {timeout:g} s (raise --timeout if it is just slow){stderr}"
+    if isinstance(exc, FileNotFoundError) and phase == "start" and program is not None:
+        return f"{label}: cannot start {program!r}: no such command (is it installed and on PATH?)"
+    if isinstance(exc, PermissionError) and phase == "start" and program is not None:
+        return f"{label}: cannot start {program!r}: permission denied"
+    if isinstance(exc, MCPError):
+        if "connection closed" in str(exc).lower():
+            if program is not None:
+                return f"{label} exited before it answered {phase}{stderr}"
+            return f"{label} closed the connection before it answered {phase}"
+        hint = " (is the URL's path right? servers usually answer at /mcp)" if (
+            program is None and phase == "initialize" and "not found" in str(exc).lower()) else ""
+        return f"{label} answered {phase} with an error: {exc}{hint}"
+    if isinstance(exc, OSError):
+        return f"{label}: {phase} failed: {exc.strerror or exc}{stderr}"
+    name = type(exc).__name__
+    if "Connect" in name or "HTTP" in name or "Transport" in name:
+        return f"{label}: cannot connect: {_one_line(str(exc)) or name}"
+    return f"{label}: {phase} failed: {name}: {_one_line(str(exc))}{stderr}"
+
+
+def _stderr_tail(errlog: IO[str] | None) -> str:
+    if errlog is None:
+        return ""
+    try:
+        errlog.flush()
+        errlog.seek(0)
+        lines = [line.strip() for line in errlog.read().splitlines() if line.strip()]
+    except (OSError, ValueError):
+        return ""
+    return f"; its stderr ends: {_one_line(lines[-1])!r}" if lines else ""
+
+
+def _unparsed_text(exc: Exception) -> str:
+    errors = getattr(exc, "errors", None)
+    if callable(errors):
+        try:
+            found = errors()
+        except Exception:  # noqa: BLE001 - only a nicer message is at stake
+            found = []
+        for error in found:
+            if isinstance(error.get("input"), str):
+                return error["input"]
+    return str(exc)
+
+
+def _garbage_message(label: str, text: str) -> str:
+    return (f"{label} printed something that is not JSON-RPC on its standard output: {_one_line(text)!r} "
+            f"(a stdio server must write only MCP messages there; logs belong on stderr)")
+
+
+def _one_line(text: str, limit: int = 160) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+@contextmanager
+def _quiet_sdk() -> Iterator[None]:
+    """The SDK logs parse failures with tracebacks; our error line says it better."""
+    loggers = [logging.getLogger(name) for name in _SDK_LOGGERS]
+    saved = [logger.level for logger in loggers]
+    for logger in loggers:
+        logger.setLevel(logging.CRITICAL + 1)  # the SDK's child loggers inherit it
+    try:
+        yield
+    finally:
+        for logger, level in zip(loggers, saved):
+            logger.setLevel(level)
+
+
+__all__ = ["DEFAULT_TIMEOUT", "LiveServerError", "load_server", "load_url", "snapshot_server", "snapshot_url"]

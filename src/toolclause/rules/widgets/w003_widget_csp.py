@@ -1,0 +1,105 @@
+"""widget-csp (W003)
+
+## What it does
+Checks the Content Security Policy of each widget resource (one a tool names
+as its template): `_meta["openai/widgetCSP"]` for the ChatGPT Apps SDK
+(`connect_domains`, `resource_domains`, `frame_domains`, `redirect_domains`),
+`_meta.ui.csp` for MCP Apps (`connectDomains`, `resourceDomains`,
+`frameDomains`, `baseUriDomains`).  It reports a source that allows any host
+(`*`, `https://*`, `https:`), and a widget with no CSP at all — the latter only
+when the resource was read (a live server, or a snapshot resource carrying its
+`contents`), since hosts take the CSP from the read resource as well as from
+the resource list.
+
+## Why is this bad?
+The widget is third-party HTML running inside the host's page.  A wildcard lets
+it send the conversation's data to any server and load any script; ChatGPT
+asks for an explicit CSP before an app is published, and MCP Apps hosts fall
+back to a restrictive default that blocks the widget's own API calls.
+
+## Example
+```json
+{"tools": [{"name": "show_board", "description": "Shows the kanban board for one project.",
+            "inputSchema": {"type": "object", "properties": {"project": {"type": "string", "description": "Project id"}},
+                            "required": ["project"]},
+            "_meta": {"openai/outputTemplate": "ui://widget/board.html"}}],
+ "resources": [{"uri": "ui://widget/board.html", "name": "board", "mimeType": "text/html+skybridge",
+                "_meta": {"openai/widgetCSP": {"connect_domains": ["*"], "resource_domains": ["https://cdn.example.com"]}}}]}
+```
+
+## Use instead
+```json
+{"tools": [{"name": "show_board", "description": "Shows the kanban board for one project.",
+            "inputSchema": {"type": "object", "properties": {"project": {"type": "string", "description": "Project id"}},
+                            "required": ["project"]},
+            "_meta": {"openai/outputTemplate": "ui://widget/board.html"}}],
+ "resources": [{"uri": "ui://widget/board.html", "name": "board", "mimeType": "text/html+skybridge",
+                "_meta": {"openai/widgetCSP": {"connect_domains": ["https://api.example.com"],
+                                               "resource_domains": ["https://cdn.example.com"]}}}]}
+```
+
+## Fix safety
+No fix: only the author knows which origins the widget needs.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Iterable, Iterator, Mapping, Sequence
+
+from ...model import Severity, ToolContract
+from ..base import Finding, LintContext, Rule
+from ._resources import CSP_KEY, MCP_APPS, OPENAI, also_used, hosts_of, read_contents, resource_meta, widget_uses
+
+# `*`, a bare network scheme (`https:`), or a scheme with a wildcard host (`https://*`, `*://*`);
+# `https://*.example.com` is scoped to one site and fine, and `data:`/`blob:` are not hosts
+_ANY_HOST = re.compile(r"\*|(?:https?|wss?):(?://\*(?::(?:\*|\d+))?/?)?|\*://\*.*", re.I)
+
+
+class WidgetCsp(Rule):
+    code = "W003"
+    name = "widget-csp"
+    severity = Severity.WARNING
+
+    def check_tools(self, tools: Sequence[ToolContract], ctx: LintContext) -> Iterable[tuple[ToolContract, Finding]]:
+        if not any(tool.meta for tool in tools):
+            return
+        for uri, (resource, references) in widget_uses(tools, ctx.cache).items():
+            tool, reference = references[0]
+            policies = list(_policies(resource))
+            if not policies:
+                if read_contents(resource) is None:
+                    continue  # only the list entry is known; the CSP may come with the read resource
+                keys = " or ".join(CSP_KEY[h] for h in sorted(hosts_of(references), reverse=True))
+                yield tool, Finding(reference.pointer, (
+                    f"widget resource '{uri}' declares no Content Security Policy ({keys}); list the origins the "
+                    f"widget fetches from and loads assets from{also_used(references)}"))
+                continue
+            # the list entry and the read contents often repeat one policy: name each source once
+            wide = list(dict.fromkeys(f"{field} '{source}'" for _, policy in policies
+                                      for field, source in _wildcards(policy)))
+            if wide:
+                yield tool, Finding(reference.pointer, (
+                    f"widget resource '{uri}' has a CSP that allows any host: {', '.join(wide)}; list the exact "
+                    f"origins instead (e.g. 'https://api.example.com'){also_used(references)}"))
+
+
+def _policies(resource: Mapping[str, Any]) -> Iterator[tuple[str, Mapping[str, Any]]]:
+    for meta in resource_meta(resource):
+        policy = meta.get("openai/widgetCSP")
+        if isinstance(policy, Mapping):
+            yield OPENAI, policy
+        ui = meta.get("ui")
+        if isinstance(ui, Mapping) and isinstance(ui.get("csp"), Mapping):
+            yield MCP_APPS, ui["csp"]
+
+
+def _wildcards(policy: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
+    for field, sources in policy.items():
+        if isinstance(sources, str):
+            sources = [sources]
+        if not isinstance(sources, list):
+            continue
+        for source in sources:
+            if isinstance(source, str) and _ANY_HOST.fullmatch(source.strip()):
+                yield str(field), source

@@ -1,0 +1,19 @@
+"""The runtime gate: `Toolbox`, `@box.tool`, `box.call` → structured results (runtime-semantics.md).
+
+Modules, in the order a call meets them: arguments (parse), validation
+(compiled validators, error details), claim (idempotency/confirmation stage,
+a pass-through for now), gate (the path), envelope (Result and adapters),
+errors (ToolError, the code table, boundary translation).  Registration:
+signature (pydantic → schemas), registration (lint, bind, compile), toolbox.
+"""
+
+from __future__ import annotations
+
+from .claim import PersistenceError, StoreURL
+from .envelope import Result
+from .errors import (CODES, CallError, ToolboxConfigError, ToolclauseRuntimeError, ToolError,
+                     ToolRegistrationError)
+from .toolbox import Toolbox
+
+__all__ = ["CODES", "CallError", "PersistenceError", "Result", "StoreURL", "ToolError", "ToolRegistrationError",
+           "Toolbox", "ToolboxConfigError", "ToolclauseRuntimeError"]

@@ -1,0 +1,187 @@
+"""Stage 1 of a call: whatever the model sent → a dict, or an INVALID_ARGUMENTS_JSON problem.
+
+Accepted: a dict; a str or bytes holding a JSON object; the same double-encoded
+(a JSON string whose content is a JSON object, which several providers send);
+empty or whitespace-only text (= no arguments, `{}`).  Anything else is refused
+with line, column and at most 200 characters of context — with string contents
+and digits masked, since arguments may hold personal data.  Never `{}` for text
+that fails to parse.  Raw text over `max_bytes` (1 MiB by default) is refused
+before it is parsed.
+"""
+
+from __future__ import annotations
+
+import json
+import json.scanner
+from dataclasses import dataclass
+from typing import Any
+
+MAX_ARGUMENT_BYTES = 1024 * 1024
+CONTEXT_CHARS = 200
+
+
+
+@dataclass(frozen=True, slots=True)
+class ParseProblem:
+    """Why the arguments are not a JSON object; `detail` is one envelope `details` entry."""
+
+    message: str
+    detail: dict[str, Any]
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+# one decoder built once: json.loads(..., parse_constant=…) would build a new one per call
+_decoder = json.JSONDecoder(parse_constant=_reject_constant)
+_loads = _decoder.decode
+_scan = json.scanner.make_scanner(_decoder)  # the C scanner, without decode()'s two whitespace regexes
+
+
+def fast_object(text: str) -> dict[str, Any] | None:
+    """The common case in one C call: text that is exactly one JSON object, no surrounding whitespace.
+
+    None means "take the full path" (whitespace, an error, anything unusual),
+    which gives the same answer with a proper message.
+    """
+    try:
+        value, end = _scan(text, 0)
+    except (StopIteration, ValueError, RecursionError):
+        return None
+    return value if end == len(text) and type(value) is dict else None
+
+
+def parse_arguments(raw: Any, max_bytes: int = MAX_ARGUMENT_BYTES) -> dict[str, Any] | ParseProblem:
+    """The arguments as a fresh dict (safe to mutate), or the problem."""
+    if type(raw) is dict:
+        return dict(raw)
+    if raw is None:
+        return {}
+    if isinstance(raw, (bytes, bytearray, memoryview)):
+        raw = bytes(raw)
+        if len(raw) > max_bytes:
+            return _too_large(len(raw), max_bytes)
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            return ParseProblem(f"the arguments are not UTF-8 text (bad byte at offset {exc.start})",
+                                {"path": "", "problem": "encoding", "expected": "UTF-8 JSON object"})
+        return _parse_text(text, max_bytes)
+    if isinstance(raw, str):
+        # a str of n characters is at most 4n bytes: measure exactly only when it may matter
+        if len(raw) > max_bytes or (len(raw) * 4 > max_bytes and len(raw.encode("utf-8", "surrogatepass")) > max_bytes):
+            return _too_large(len(raw.encode("utf-8", "surrogatepass")), max_bytes)
+        return _parse_text(raw, max_bytes)
+    if isinstance(raw, dict):  # a dict subclass or mapping-like dict
+        return dict(raw)
+    return ParseProblem(f"the arguments are {_kind(raw)}, not a JSON object",
+                        {"path": "", "problem": "type", "expected": "object"})
+
+
+def _parse_text(text: str, max_bytes: int) -> dict[str, Any] | ParseProblem:
+    try:
+        value = _loads(text)
+    except json.JSONDecodeError as exc:
+        if not text.strip():
+            return {}
+        return _syntax_problem(text, exc)
+    except (ValueError, RecursionError) as exc:
+        reason = "nested too deeply" if isinstance(exc, RecursionError) else "NaN and Infinity are not JSON"
+        return ParseProblem(f"the arguments are not valid JSON: {reason}",
+                            {"path": "", "problem": "syntax", "expected": "JSON object"})
+    if type(value) is dict:
+        return value
+    if isinstance(value, str):
+        # double encoding: a JSON string whose content is the JSON object
+        inner = value.strip()
+        if inner.startswith("{"):
+            try:
+                decoded = _loads(inner)
+            except json.JSONDecodeError as exc:
+                return _syntax_problem(inner, exc, prefix="the arguments are a JSON string holding invalid JSON")
+            except (ValueError, RecursionError):
+                decoded = None
+            if type(decoded) is dict:
+                return decoded
+        elif not inner:
+            return {}
+    return ParseProblem(f"the arguments are {_kind(value)}, not a JSON object",
+                        {"path": "", "problem": "type", "expected": "object"})
+
+
+def _too_large(size: int, limit: int) -> ParseProblem:
+    return ParseProblem(f"the arguments are {size:,} bytes; the limit is {limit:,} bytes",
+                        {"path": "", "problem": "maxSize", "expected": f"at most {limit} bytes"})
+
+
+def _syntax_problem(text: str, exc: json.JSONDecodeError, prefix: str = "the arguments are not valid JSON"
+                    ) -> ParseProblem:
+    start = max(0, exc.pos - CONTEXT_CHARS // 2)
+    end = min(len(text), start + CONTEXT_CHARS)
+    context = mask_values(text, start, end)
+    return ParseProblem(f"{prefix}: {exc.msg} at line {exc.lineno}, column {exc.colno}",
+                        {"path": "", "problem": "syntax", "expected": "JSON object", "line": exc.lineno,
+                         "column": exc.colno, "context": context})
+
+
+def mask_values(text: str, start: int, end: int) -> str:
+    """text[start:end] with the contents of string literals replaced by '…' and digits by '0'.
+
+    The structure (braces, keys' quotes, commas, colons) stays, so the model sees
+    *where* the syntax broke without the envelope repeating what the user wrote.
+    Keys are masked too: a key can hold anything a value can.
+    """
+    in_string = escaped = False
+    for ch in text[:start]:  # the string state at the window's start
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+    out: list[str] = []
+    masked_run = False
+    for ch in text[start:end]:
+        if in_string:
+            if escaped:
+                escaped = False
+                continue
+            if ch == "\\":
+                escaped = True
+                continue
+            if ch == '"':
+                in_string = False
+                masked_run = False
+                out.append(ch)
+            elif not masked_run:
+                out.append("…")
+                masked_run = True
+            continue
+        if ch == '"':
+            in_string = True
+            out.append(ch)
+        elif ch.isdigit():
+            out.append("0")
+        elif ch.isalpha() and ch not in "truefalsn":
+            out.append("x")  # bare words are not JSON; show their shape, not their letters
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def _kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, (list, tuple)):
+        return "an array"
+    return f"a {type(value).__name__} object"

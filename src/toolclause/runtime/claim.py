@@ -1,0 +1,99 @@
+"""Stage 4 of a call: the claim (idempotency and confirmation, runtime-semantics.md §3–4).
+
+The call path asks the claim stage, after validation and before execution,
+whether this call may run:
+
+    ticket = stage.claim(call)        # a Ticket, or a Result to return instead (a replay, an error)
+    … execute …
+    stage.complete(ticket, result)    # store a completed result (or a business failure)
+    stage.release(ticket)             # transient failure: forget the claim, nothing stored
+
+`PassThrough` — the only stage until the stores land — lets every call run and
+stores nothing.  A later stage keyed by (principal, tool, key) over a store
+(memory, SQLite, PostgreSQL, Redis; `stores/`) replaces it without touching
+the rest of the path.  A stage that cannot reach its store raises
+`PersistenceError`; the gate turns that into PERSISTENCE_ERROR (fail closed:
+before execution nothing runs; after it, `userAction: reconcile`).
+
+Store URLs are checked here so that `Toolbox(store=…)` fails at construction,
+not at the first call.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Mapping, Protocol
+from urllib.parse import urlsplit
+
+from .errors import ToolboxConfigError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .envelope import Result
+
+STORE_SCHEMES = {"memory": "memory", "sqlite": "sqlite", "postgresql": "postgresql", "postgres": "postgresql",
+                 "redis": "redis", "rediss": "redis"}
+DEFAULT_STORE = "sqlite:///.toolclause/state.db"
+
+
+class PersistenceError(Exception):
+    """The claim store failed (unreachable, write refused)."""
+
+
+@dataclass(frozen=True, slots=True)
+class StoreURL:
+    url: str
+    backend: str  # memory | sqlite | postgresql | redis
+
+    @classmethod
+    def parse(cls, url: str) -> "StoreURL":
+        if not isinstance(url, str) or "://" not in url:
+            raise ToolboxConfigError(f"store must be a URL such as 'memory://' or '{DEFAULT_STORE}', got {url!r}")
+        scheme = urlsplit(url).scheme.lower().split("+", 1)[0]  # postgresql+psycopg:// → postgresql
+        if scheme not in STORE_SCHEMES:
+            raise ToolboxConfigError(f"unknown store scheme '{scheme}://'; use one of "
+                                     f"{', '.join(s + '://' for s in STORE_SCHEMES)}")
+        return cls(url, STORE_SCHEMES[scheme])
+
+
+@dataclass(frozen=True, slots=True)
+class CallContext:
+    """What the claim stage knows about a call that passed validation."""
+
+    tool: str
+    arguments: Mapping[str, Any]
+    principal: str | None = None
+    idempotency_key: str | None = None
+    run: str | None = None
+    mutating: bool = False
+
+
+@dataclass(slots=True)
+class Ticket:
+    """A claim the stage granted; handed back to complete() or release()."""
+
+    context: CallContext
+    state: dict[str, Any] = field(default_factory=dict)
+
+
+class ClaimStage(Protocol):
+    def claim(self, call: CallContext) -> "Ticket | Result": ...
+
+    def complete(self, ticket: Ticket, result: "Result") -> None: ...
+
+    def release(self, ticket: Ticket) -> None: ...
+
+
+class PassThrough:
+    """Every call runs; nothing is stored.  Shared: it holds no state."""
+
+    __slots__ = ()
+    active = False  # the gate skips the stage entirely while it is a pass-through (no cost per call)
+
+    def claim(self, call: CallContext) -> Ticket:
+        return Ticket(call)
+
+    def complete(self, ticket: Ticket, result: "Result") -> None:
+        return None
+
+    def release(self, ticket: Ticket) -> None:
+        return None

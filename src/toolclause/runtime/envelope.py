@@ -1,0 +1,100 @@
+"""The outcome of one call, and its shapes for each protocol (runtime-semantics.md §2).
+
+    success  {"ok": true, "data": <JSON value>}
+    failure  {"ok": false, "error": {code, message, retryable, userAction, details}, "traceId": "…"}
+
+Adapters (one function each, the same data):
+- `to_mcp()` — a CallToolResult dict.  Failure: `isError: true`, `structuredContent`
+  = the envelope, one text block a person can read.  Success: the data as
+  `structuredContent` when it is an object (wrapped as `{"result": …}` when the
+  tool's outputSchema is wrapped), and a text block holding the data as JSON.
+- `to_openai(tool_call_id)` — a Chat Completions tool message; `content` is the
+  envelope as JSON, so the model sees `ok` and the error code alike.
+- `to_anthropic(tool_use_id)` — a `tool_result` block; `is_error` on failure,
+  `content` the envelope as JSON.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from .errors import CallError
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
+
+
+class Result:
+    """One call's outcome.  `ok`, `data` (success), `error` (a `CallError`), `trace_id`, `tool`."""
+
+    __slots__ = ("ok", "data", "error", "trace_id", "tool", "call_id", "wrapped", "replayed")
+
+    def __init__(self, ok: bool, data: Any = None, error: CallError | None = None, trace_id: str = "",
+                 tool: str = "", call_id: str | None = None, wrapped: bool = False, replayed: bool = False) -> None:
+        self.ok = ok
+        self.data = data
+        self.error = error
+        self.trace_id = trace_id
+        self.tool = tool
+        self.call_id = call_id
+        self.wrapped = wrapped
+        self.replayed = replayed
+
+    def __repr__(self) -> str:
+        if self.ok:
+            return f"Result(ok=True, tool={self.tool!r}, data={self.data!r})"
+        assert self.error is not None
+        return f"Result(ok=False, tool={self.tool!r}, code={self.error.code!r}, trace_id={self.trace_id!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Result) and self.to_dict() == other.to_dict()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    # ------------------------------------------------------------------ shapes
+
+    def to_dict(self) -> dict[str, Any]:
+        """The envelope."""
+        if self.ok:
+            out: dict[str, Any] = {"ok": True, "data": self.data}
+            if self.replayed:
+                out["replayed"] = True
+            return out
+        assert self.error is not None
+        return {"ok": False, "error": self.error.to_dict(), "traceId": self.trace_id}
+
+    def text(self) -> str:
+        """What a person reads: the data as JSON, or 'CODE: message' and the trace id."""
+        if self.ok:
+            return _dumps(self.data)
+        assert self.error is not None
+        return f"{self.error.code}: {self.error.message} (trace {self.trace_id})"
+
+    def to_mcp(self) -> dict[str, Any]:
+        """A CallToolResult dict (MCP wire shape, camelCase keys)."""
+        if not self.ok:
+            return {"content": [{"type": "text", "text": self.text()}], "structuredContent": self.to_dict(),
+                    "isError": True}
+        out: dict[str, Any] = {"content": [{"type": "text", "text": self.text()}], "isError": False}
+        if self.wrapped:
+            out["structuredContent"] = {"result": self.data}
+        elif isinstance(self.data, dict):
+            out["structuredContent"] = self.data
+        return out
+
+    def to_openai(self, tool_call_id: str | None = None) -> dict[str, Any]:
+        """A Chat Completions tool message."""
+        return {"role": "tool", "tool_call_id": self._id(tool_call_id), "content": _dumps(self.to_dict())}
+
+    def to_anthropic(self, tool_use_id: str | None = None) -> dict[str, Any]:
+        """An Anthropic `tool_result` content block."""
+        return {"type": "tool_result", "tool_use_id": self._id(tool_use_id), "content": _dumps(self.to_dict()),
+                "is_error": not self.ok}
+
+    def _id(self, given: str | None) -> str:
+        found = given if given is not None else self.call_id
+        if found is None:
+            raise ValueError("no tool call id: pass it here or to call(..., call_id=…)")
+        return found

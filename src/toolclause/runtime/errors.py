@@ -1,0 +1,161 @@
+"""The runtime's error taxonomy: stable codes, `ToolError`, and the exception tree.
+
+Exceptions this package raises to the *host* (never to the model)::
+
+    ToolclauseRuntimeError                 base of everything below
+     ├── ToolRegistrationError            a tool that cannot be registered (lint errors, bad binding)
+     └── ToolboxConfigError               a Toolbox option that cannot be used (store URL, lint mode)
+
+`ToolError` is the other direction: a tool raises it to give the *model* a
+structured failure (`code`, `message`, `retryable`, `user_action`, `details`).
+Whatever else a tool raises is translated at the boundary (`translate`):
+timeouts → UPSTREAM_TIMEOUT, network failures → UPSTREAM_UNAVAILABLE, anything
+else → INTERNAL_ERROR with no internals (the exception goes to the log).
+
+`CODES` is the table of runtime-semantics.md §2; a test keeps it and the
+document's table in step.
+"""
+
+from __future__ import annotations
+
+import socket
+from dataclasses import dataclass
+from typing import Any, Iterable, Mapping, Sequence
+
+from ..model import Diagnostic
+
+
+@dataclass(frozen=True, slots=True)
+class CodeSpec:
+    layer: str
+    retryable: bool
+    user_action: str
+
+
+CODES: dict[str, CodeSpec] = {
+    # input: the model must change the call
+    "INVALID_ARGUMENTS_JSON": CodeSpec("input", False, "fix_arguments"),
+    "VALIDATION_ERROR": CodeSpec("input", False, "fix_arguments"),
+    "UNKNOWN_TOOL": CodeSpec("input", False, "fix_arguments"),
+    "REPEATED_INVALID_CALL": CodeSpec("input", False, "fix_arguments"),
+    # idempotency / confirmation (the claim stage; see claim.py)
+    "IDEMPOTENCY_KEY_REQUIRED": CodeSpec("idempotency", False, "fix_arguments"),
+    "IDEMPOTENCY_IN_PROGRESS": CodeSpec("idempotency", True, "retry_later"),
+    "IDEMPOTENCY_KEY_REUSED": CodeSpec("idempotency", False, "fix_arguments"),
+    "CONFIRMATION_REQUIRED": CodeSpec("idempotency", False, "confirm"),
+    "CONFIRMATION_MISMATCH": CodeSpec("idempotency", False, "re_prepare"),
+    "CONFIRMATION_EXPIRED": CodeSpec("idempotency", False, "re_prepare"),
+    "OUTCOME_UNKNOWN": CodeSpec("idempotency", False, "reconcile"),
+    # infrastructure: the identical call may succeed later, except the last two
+    "UPSTREAM_UNAVAILABLE": CodeSpec("infrastructure", True, "retry_later"),
+    "UPSTREAM_TIMEOUT": CodeSpec("infrastructure", True, "retry_later"),
+    "RATE_LIMITED": CodeSpec("infrastructure", True, "retry_later"),
+    "PERSISTENCE_ERROR": CodeSpec("infrastructure", False, "reconcile"),
+    "INTERNAL_ERROR": CodeSpec("infrastructure", False, "contact_support"),
+    # contract: the tool broke its own outputSchema
+    "OUTPUT_CONTRACT_VIOLATION": CodeSpec("contract", False, "contact_support"),
+}
+
+USER_ACTIONS = frozenset({"fix_arguments", "retry_later", "confirm", "re_prepare", "reconnect", "reconcile",
+                          "contact_support"})
+
+
+class ToolclauseRuntimeError(Exception):
+    """Base of the errors the runtime raises to the host."""
+
+
+class ToolRegistrationError(ToolclauseRuntimeError, ValueError):
+    """A tool that cannot be registered; `diagnostics` holds the lint findings that refused it."""
+
+    def __init__(self, message: str, diagnostics: Sequence[Diagnostic] = ()) -> None:
+        self.diagnostics = tuple(diagnostics)
+        lines = [message] + [f"  {d.code} {d.name} at {d.pointer or '/'}: {d.message}" for d in self.diagnostics]
+        super().__init__("\n".join(lines))
+
+
+class ToolboxConfigError(ToolclauseRuntimeError, ValueError):
+    """A Toolbox option that cannot be used."""
+
+
+class ToolError(Exception):
+    """A failure a tool reports to the model, in the structured shape.
+
+    Left as None, `retryable` and `user_action` are filled in by the gate:
+    from the tool's declared `errors` for a business code, from `CODES` for a
+    standard one, else `retryable=False` and `user_action="contact_support"`
+    (an undeclared code is also logged as a contract gap).
+
+        >>> e = ToolError("ORDER_NOT_FOUND", "No order with that id.", user_action="check_order_id")
+        >>> e.code, e.retryable, e.user_action
+        ('ORDER_NOT_FOUND', None, 'check_order_id')
+    """
+
+    def __init__(self, code: str, message: str, *, retryable: bool | None = None, user_action: str | None = None,
+                 details: Iterable[Mapping[str, Any]] | None = None) -> None:
+        if not isinstance(code, str) or not code:
+            raise TypeError("ToolError code must be a non-empty string such as 'ORDER_NOT_FOUND'")
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+        self.retryable = retryable
+        self.user_action = user_action
+        self.details = [dict(d) for d in details] if details else []
+
+
+@dataclass(frozen=True, slots=True)
+class CallError:
+    """The error half of a `Result`: what the model reads."""
+
+    code: str
+    message: str
+    retryable: bool
+    user_action: str
+    details: tuple[Mapping[str, Any], ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"code": self.code, "message": self.message, "retryable": self.retryable,
+                "userAction": self.user_action, "details": [dict(d) for d in self.details]}
+
+
+def standard_error(code: str, message: str, details: Iterable[Mapping[str, Any]] = (), *,
+                   user_action: str | None = None) -> CallError:
+    spec = CODES[code]
+    return CallError(code, message, spec.retryable, user_action or spec.user_action, tuple(details))
+
+
+# --------------------------------------------------------------------------- boundary translation
+
+# Third-party exception classes recognised by their qualified name, so that no
+# optional library is imported here.  Timeouts are checked first: several
+# clients' connect-timeouts are both a timeout and a connection error.
+_TIMEOUT_NAMES = frozenset({
+    "httpx.TimeoutException", "httpcore.TimeoutException", "requests.exceptions.Timeout",
+    "aiohttp.client_exceptions.ServerTimeoutError", "urllib3.exceptions.TimeoutError",
+    "redis.exceptions.TimeoutError", "grpc.FutureTimeoutError",
+})
+_UNAVAILABLE_NAMES = frozenset({
+    "httpx.NetworkError", "httpx.RemoteProtocolError", "httpcore.NetworkError", "requests.exceptions.ConnectionError",
+    "aiohttp.client_exceptions.ClientConnectionError", "urllib3.exceptions.NewConnectionError",
+    "urllib3.exceptions.MaxRetryError", "redis.exceptions.ConnectionError",
+})
+
+
+def _qualified_names(exc: BaseException) -> set[str]:
+    return {f"{cls.__module__}.{cls.__qualname__}" for cls in type(exc).__mro__}
+
+
+def infrastructure_code(exc: BaseException) -> str | None:
+    """UPSTREAM_TIMEOUT / UPSTREAM_UNAVAILABLE for timeouts and network failures, else None."""
+    if isinstance(exc, TimeoutError):  # asyncio.TimeoutError and socket.timeout are aliases since 3.11
+        return "UPSTREAM_TIMEOUT"
+    names = _qualified_names(exc)
+    if names & _TIMEOUT_NAMES:
+        return "UPSTREAM_TIMEOUT"
+    # plain OSErrors (a missing file, a permission) are the tool's own bug, not the network
+    if isinstance(exc, (ConnectionError, socket.gaierror, socket.herror)) or names & _UNAVAILABLE_NAMES:
+        return "UPSTREAM_UNAVAILABLE"
+    return None
+
+
+__all__ = ["CODES", "CallError", "CodeSpec", "ToolError", "ToolRegistrationError", "ToolboxConfigError",
+           "ToolclauseRuntimeError", "USER_ACTIONS", "infrastructure_code", "standard_error"]

@@ -1,0 +1,386 @@
+"""The path of one call (runtime-semantics.md §1), shared by `call` and `acall`.
+
+    parse → normalise (strict nulls, defaults) → validate → claim → execute → check output → envelope
+
+Each stage either hands the arguments on or returns a `Result` that ends the
+call; no stage after a failing one runs.  The fast path (a valid call to a
+sync tool with no timeout) costs one `json.loads`, one compiled validator
+check and a few dict operations; everything else is on the failure path.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import itertools
+import logging
+import os
+import threading
+import time
+from typing import Any, Mapping
+
+from ..export.normalize import to_canonical_arguments
+from .arguments import MAX_ARGUMENT_BYTES, ParseProblem, fast_object, parse_arguments
+from .budget import CorrectionBudget
+from .claim import CallContext, PassThrough, PersistenceError, Ticket
+from .envelope import Result
+from .errors import CODES, CallError, ToolError, infrastructure_code, standard_error
+from .registration import BoundTool
+from .signature import IDEMPOTENCY_KEY, to_json_value
+from .validation import json_type, public, readable_path, schema_errors, validation_message
+
+logger = logging.getLogger("toolclause.runtime")
+_INFO = logging.INFO
+_log_enabled = logger.isEnabledFor
+_perf = time.perf_counter
+_TRACE_PREFIX = os.urandom(4).hex()
+_trace_counter = itertools.count(1)
+
+
+def new_trace_id() -> str:
+    """Unique within a process and across processes (random prefix + counter); cheap enough for every call."""
+    return f"{_TRACE_PREFIX}{next(_trace_counter):08x}"
+
+
+class _Deadline(Exception):
+    """The tool exceeded its own timeout (distinct from a TimeoutError the tool itself raised)."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+
+
+def _contains_null(value: Any) -> bool:
+    if type(value) is dict:
+        items: Any = value.values()
+    elif type(value) is list:
+        items = value
+    else:
+        return value is None
+    for item in items:
+        if item is None:
+            return True
+        if (type(item) is dict or type(item) is list) and _contains_null(item):
+            return True
+    return False
+
+
+class CallPath:
+    """The call stages; `Toolbox` supplies `_tools`, `_aliases` and the settings."""
+
+    _tools: dict[str, BoundTool]
+    _aliases: dict[str, tuple[str, Mapping[str, Mapping[str, str]]]]
+    _budget: CorrectionBudget
+    _claim: Any = PassThrough()
+    max_argument_bytes: int = MAX_ARGUMENT_BYTES
+    _fast_bytes: int = MAX_ARGUMENT_BYTES // 4  # a str this short cannot exceed the byte cap, whatever its characters
+    _pool: concurrent.futures.ThreadPoolExecutor | None = None
+    _pool_lock = threading.Lock()
+
+    # ------------------------------------------------------------------ public entry points
+
+    def call(self, name: str, arguments: Any = None, *, run: Any = None, call_id: str | None = None,
+             idempotency_key: str | None = None, principal: str | None = None) -> Result:
+        """Run one tool call through the gate; never raises for anything the model or the tool did."""
+        started = _perf()
+        tool, prepared = self._prepare(name, arguments, run, idempotency_key)
+        if type(prepared) is Result:
+            return self._done(prepared, name, started, run, call_id)
+        ticket = self._claim_call(tool, prepared, run, idempotency_key, principal) if self._claim.active else None
+        if type(ticket) is Result:
+            return self._done(ticket, name, started, run, call_id)
+        try:
+            if tool.is_async:
+                value = self._run_coroutine(tool, prepared)
+            elif tool.timeout is not None:
+                value = self._run_in_thread(tool, prepared)
+            else:
+                value = tool.fn(**prepared)
+        except Exception as exc:  # noqa: BLE001 - the boundary: every exception becomes an envelope
+            result, error = self._failure(tool, exc), exc
+        else:
+            result, error = self._output(tool, value), None
+        result = self._settle(tool, ticket, result)
+        return self._done(result, name, started, run, call_id, error)
+
+    async def acall(self, name: str, arguments: Any = None, *, run: Any = None, call_id: str | None = None,
+                    idempotency_key: str | None = None, principal: str | None = None) -> Result:
+        """The async twin of `call`: async tools are awaited, sync ones run in a worker thread."""
+        started = _perf()
+        tool, prepared = self._prepare(name, arguments, run, idempotency_key)
+        if type(prepared) is Result:
+            return self._done(prepared, name, started, run, call_id)
+        ticket = self._claim_call(tool, prepared, run, idempotency_key, principal) if self._claim.active else None
+        if type(ticket) is Result:
+            return self._done(ticket, name, started, run, call_id)
+        try:
+            coro = tool.fn(**prepared) if tool.is_async else asyncio.to_thread(tool.fn, **prepared)
+            value = await (_with_deadline(coro, tool.timeout) if tool.timeout is not None else coro)
+        except Exception as exc:  # noqa: BLE001
+            result, error = self._failure(tool, exc), exc
+        else:
+            result, error = self._output(tool, value), None
+        result = self._settle(tool, ticket, result)
+        return self._done(result, name, started, run, call_id, error)
+
+    # ------------------------------------------------------------------ stages 1–3
+
+    def _prepare(self, name: str, raw: Any, run: Any, host_key: str | None) -> tuple[Any, Any]:
+        """(tool, the arguments for the function) or (tool or None, a failed Result)."""
+        property_map = None
+        if self._aliases and name in self._aliases:  # an exported name or strict renames (Toolbox.export)
+            canonical, property_map = self._aliases[name]
+            tool = self._tools[canonical]
+        else:
+            tool = self._tools.get(name)
+            if tool is None:
+                return None, self._unknown_tool(name)
+        if type(raw) is str and raw[:1] == "{" and len(raw) <= self._fast_bytes:
+            args = fast_object(raw)
+            if args is None:
+                args = parse_arguments(raw, self.max_argument_bytes)
+        else:
+            args = parse_arguments(raw, self.max_argument_bytes)
+        if type(args) is ParseProblem:
+            return tool, self._invalid(tool, run, raw, "INVALID_ARGUMENTS_JSON",
+                                       f"{tool.name}: {args.message}; send the arguments as one JSON object",
+                                       [args.detail])
+        if host_key is not None and tool.idempotency == "key":
+            args[IDEMPOTENCY_KEY] = host_key
+        if property_map or ((raw is None or type(raw) is not str or "null" in raw) and _contains_null(args)):
+            args = to_canonical_arguments(args, tool.contract.input_schema, property_map)
+        for key, default, mutable in tool.defaults:
+            if key not in args:
+                args[key] = _copy(default) if mutable else default
+        try:
+            valid = tool.validator.is_valid(args)
+        except (ValueError, TypeError, OverflowError):  # a Python value with no JSON meaning (a dict input)
+            return tool, self._invalid(tool, run, repr(args), "INVALID_ARGUMENTS_JSON",
+                                       f"{tool.name}: the arguments hold a value that is not JSON",
+                                       [{"path": "", "problem": "type", "expected": "JSON values only"}])
+        unknown = tool.reject_unknown is not None and not tool.reject_unknown.issuperset(args)
+        if not valid or unknown:
+            return tool, self._validation_failure(tool, args, run, valid)
+        if tool.converters:
+            converted = self._convert(tool, args, run)
+            if type(converted) is Result:
+                return tool, converted
+        for key in tool.drop:
+            args.pop(key, None)
+        if self._budget.runs:  # something to forget: this tool's earlier mistakes in this run
+            self._budget.record_success(run, tool.name)
+        return tool, args
+
+    def _validation_failure(self, tool: BoundTool, args: dict[str, Any], run: Any, valid: bool) -> Result:
+        records, truncated = schema_errors(tool.validator, args, tool.contract.input_schema or {}) if not valid \
+            else ([], False)
+        if tool.reject_unknown is not None:
+            declared = sorted(tool.reject_unknown)
+            seen = {r["path"] for r in records}
+            for key in args:
+                if key not in tool.reject_unknown and f"/{key}" not in seen:
+                    records.insert(0, {"path": "/" + key.replace("~", "~0").replace("/", "~1"),
+                                       "problem": "additionalProperties", "allowed": declared[:20]})
+        return self._invalid(tool, run, args, "VALIDATION_ERROR", validation_message(tool.name, records, truncated),
+                             records)
+
+    def _convert(self, tool: BoundTool, args: dict[str, Any], run: Any) -> Result | None:
+        import pydantic
+
+        records = []
+        for key, adapter in tool.converters.items():
+            if key in args:
+                try:
+                    args[key] = adapter.validate_python(args[key])
+                except pydantic.ValidationError as exc:
+                    for e in exc.errors(include_input=False, include_url=False)[:20]:
+                        path = "/" + "/".join(str(p) for p in (key, *e["loc"]))
+                        records.append({"path": path, "problem": e["type"], "expected": e["msg"]})
+        if not records:
+            return None
+        message = f"{tool.name}: {len(records)} problem(s) in the arguments: " + "; ".join(
+            f"'{readable_path(r['path'])}': {r['expected']}" for r in records)
+        return self._invalid(tool, run, args, "VALIDATION_ERROR", message, records)
+
+    def _invalid(self, tool: BoundTool, run: Any, fingerprinted: Any, code: str, message: str,
+                 records: list[dict[str, Any]]) -> Result:
+        verdict = self._budget.record_failure(run, tool.name, fingerprinted)
+        if verdict == "repeated":
+            code, message = "REPEATED_INVALID_CALL", (
+                f"{tool.name}: these are the same invalid arguments as an earlier call; sending them again will fail "
+                f"again. Change this: " + message.split(": ", 1)[-1])
+        elif verdict == "exhausted":
+            code, message = "REPEATED_INVALID_CALL", (
+                f"{tool.name}: {self._budget.budget} corrections have failed; stop guessing and ask the user for the "
+                f"values. Still wrong: " + message.split(": ", 1)[-1])
+        return Result(False, error=standard_error(code, message, public(records)), trace_id=new_trace_id(),
+                      tool=tool.name)
+
+    def _unknown_tool(self, name: Any) -> Result:
+        from ..suggest import closest
+
+        shown = name if isinstance(name, str) else type(name).__name__
+        shown = shown if len(shown) <= 64 else shown[:63] + "…"
+        names = sorted(self._tools)
+        guess = closest(shown, names) if isinstance(name, str) and names else None
+        message = f"no tool named '{shown}'" + (f"; did you mean '{guess}'?" if guess else
+                                                 f"; the tools are: {', '.join(names[:20])}" if names else "")
+        return Result(False, error=standard_error("UNKNOWN_TOOL", message, [
+            {"path": "/name", "problem": "unknownTool", "allowed": names[:20]}]), trace_id=new_trace_id(), tool=shown)
+
+    # ------------------------------------------------------------------ stage 4: claim
+
+    def _claim_call(self, tool: BoundTool, args: dict[str, Any], run: Any, key: str | None,
+                    principal: str | None) -> Ticket | Result | None:
+        context = CallContext(tool.name, args, principal, key, run, tool.mutating)
+        try:
+            return self._claim.claim(context)
+        except PersistenceError:
+            logger.error("claim store failed before %s ran; nothing was executed", tool.name, exc_info=True)
+            return Result(False, error=standard_error(
+                "PERSISTENCE_ERROR", f"{tool.name}: the call could not be recorded, so it was not run; "
+                                     f"the same call may be tried again", user_action="retry_later"),
+                trace_id=new_trace_id(), tool=tool.name)
+
+    def _settle(self, tool: BoundTool, ticket: Any, result: Result) -> Result:
+        if ticket is None:
+            return result
+        try:
+            if result.ok or (result.error and result.error.code not in _TRANSIENT):
+                self._claim.complete(ticket, result)
+            else:
+                self._claim.release(ticket)
+        except PersistenceError:
+            logger.error("claim store failed after %s ran; the outcome was not saved", tool.name, exc_info=True)
+            return Result(False, error=standard_error(
+                "PERSISTENCE_ERROR", f"{tool.name}: the call ran but its result could not be saved; check whether "
+                                     f"it took effect before trying again"), trace_id=new_trace_id(), tool=tool.name)
+        return result
+
+    # ------------------------------------------------------------------ stage 5: execute
+
+    def _run_coroutine(self, tool: BoundTool, args: dict[str, Any]) -> Any:
+        coro = tool.fn(**args)
+        if tool.timeout is not None:
+            coro = _with_deadline(coro, tool.timeout)
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            return asyncio.run(coro)
+        # called from inside an event loop (use acall there): run on a fresh loop in a worker thread
+        return self._executor().submit(asyncio.run, coro).result()
+
+    def _run_in_thread(self, tool: BoundTool, args: dict[str, Any]) -> Any:
+        future = self._executor().submit(tool.fn, **args)
+        try:
+            return future.result(timeout=tool.timeout)
+        except TimeoutError:
+            if not future.done():
+                raise _Deadline(tool.timeout or 0) from None
+            raise
+
+    def _executor(self) -> concurrent.futures.ThreadPoolExecutor:
+        if self._pool is None:
+            with self._pool_lock:
+                if self._pool is None:
+                    self._pool = concurrent.futures.ThreadPoolExecutor(thread_name_prefix="toolclause")
+        return self._pool
+
+    # ------------------------------------------------------------------ stage 6: output, and failures
+
+    def _output(self, tool: BoundTool, value: Any) -> Result:
+        try:
+            data = value if type(value) is dict else to_json_value(value, tool.output_adapter)
+            checked = tool.output_validator is None or tool.output_validator.is_valid(
+                {"result": data} if tool.wrapped else data)
+        except Exception:  # noqa: BLE001 - a value with no JSON form is a contract violation too
+            return self._violation(tool, [{"path": "", "problem": "type", "expected": "a JSON value"}], value)
+        if not checked:
+            records, _ = schema_errors(tool.output_validator, {"result": data} if tool.wrapped else data,
+                                       tool.contract.output_schema or {})
+            return self._violation(tool, records, data)
+        return Result(True, data, None, "", tool.name, None, tool.wrapped)
+
+    def _violation(self, tool: BoundTool, records: list[dict[str, Any]], data: Any) -> Result:
+        trace = new_trace_id()
+        logger.error("OUTPUT_CONTRACT_VIOLATION: %s returned a result that breaks its outputSchema (trace %s): %s",
+                     tool.name, trace, records, extra={"tool": tool.name, "trace_id": trace,
+                                                        "result_type": json_type(data)})
+        return Result(False, error=standard_error(
+            "OUTPUT_CONTRACT_VIOLATION", f"{tool.name}: the tool's result does not match its own output schema; "
+                                         f"this is a server bug, logged under trace {trace}", public(records)),
+            trace_id=trace, tool=tool.name)
+
+    def _failure(self, tool: BoundTool, exc: Exception) -> Result:
+        trace = new_trace_id()
+        if isinstance(exc, ToolError):
+            return Result(False, error=self._business(tool, exc), trace_id=trace, tool=tool.name)
+        if isinstance(exc, _Deadline):
+            return Result(False, error=standard_error(
+                "UPSTREAM_TIMEOUT", f"{tool.name}: did not finish within {exc.seconds:g} s; the same call may "
+                                    f"succeed later"), trace_id=trace, tool=tool.name)
+        code = infrastructure_code(exc)
+        if code == "UPSTREAM_TIMEOUT":
+            message = f"{tool.name}: a service it depends on did not answer in time; the same call may succeed later"
+        elif code == "UPSTREAM_UNAVAILABLE":
+            message = f"{tool.name}: a service it depends on is unavailable; the same call may succeed later"
+        else:
+            code, message = "INTERNAL_ERROR", (f"{tool.name}: the tool failed unexpectedly; this is not caused by the "
+                                               f"arguments. The failure is logged under trace {trace}")
+        return Result(False, error=standard_error(code, message), trace_id=trace, tool=tool.name)
+
+    def _business(self, tool: BoundTool, exc: ToolError) -> CallError:
+        declared = tool.errors.get(exc.code)
+        standard = CODES.get(exc.code)
+        if declared is None and standard is None:
+            logger.warning("contract gap: %s raised ToolError %s, which its contract does not declare in 'errors'",
+                           tool.name, exc.code, extra={"tool": tool.name, "code": exc.code})
+        spec = declared or standard
+        retryable = exc.retryable if exc.retryable is not None else (spec.retryable if spec else False)
+        action = exc.user_action or (spec.user_action if spec else "contact_support")
+        return CallError(exc.code, str(exc.message), bool(retryable), action, tuple(exc.details))
+
+    # ------------------------------------------------------------------ the record
+
+    def _done(self, result: Result, name: Any, started: float, run: Any, call_id: str | None,
+              exc: BaseException | None = None) -> Result:
+        if call_id is not None:
+            result.call_id = call_id
+        if result.ok and not _log_enabled(_INFO):
+            return result
+        if not result.trace_id:
+            result.trace_id = new_trace_id()
+        outcome = "ok" if result.ok else result.error.code  # type: ignore[union-attr]
+        level = _LEVELS.get(outcome, logging.WARNING) if not result.ok else _INFO
+        if not logger.isEnabledFor(level):
+            return result
+        ms = (_perf() - started) * 1000
+        logger.log(level, "tool call %s → %s in %.2f ms (trace %s)", result.tool or name, outcome, ms,
+                   result.trace_id, exc_info=exc if outcome in _WITH_TRACEBACK else None,
+                   extra={"tool": result.tool or name, "outcome": outcome, "duration_ms": round(ms, 3),
+                          "trace_id": result.trace_id, "run": run})
+        return result
+
+
+_TRANSIENT = frozenset({"UPSTREAM_TIMEOUT", "UPSTREAM_UNAVAILABLE", "RATE_LIMITED", "INTERNAL_ERROR"})
+_WITH_TRACEBACK = frozenset({"INTERNAL_ERROR", "UPSTREAM_TIMEOUT", "UPSTREAM_UNAVAILABLE"})
+_LEVELS = {code: logging.INFO for code in ("INVALID_ARGUMENTS_JSON", "VALIDATION_ERROR", "UNKNOWN_TOOL",
+                                            "REPEATED_INVALID_CALL")}
+_LEVELS.update({"INTERNAL_ERROR": logging.ERROR, "OUTPUT_CONTRACT_VIOLATION": logging.ERROR,
+                "PERSISTENCE_ERROR": logging.ERROR})
+
+
+def _copy(value: Any) -> Any:
+    import copy
+
+    return copy.deepcopy(value)
+
+
+async def _with_deadline(coro: Any, seconds: float) -> Any:
+    scope = asyncio.timeout(seconds)
+    try:
+        async with scope:
+            return await coro
+    except TimeoutError:
+        if scope.expired():
+            raise _Deadline(seconds) from None
+        raise

@@ -1,0 +1,315 @@
+"""Stage 3 of a call: compiled validators, and their errors → envelope `details` + one message.
+
+Each problem is a small record, like pydantic-core's: `path` (a JSON Pointer
+into the arguments), `problem` (the JSON Schema keyword that failed, a stable
+slug), and where they help `expected` (a type or a description) and `allowed`
+(enum values, or the declared property names for an unknown key).  Messages
+are filled from those records only; the validator's own text is never used,
+because it repeats the input value ("'4111…' is not of type integer").
+
+Missing and unknown keys come first and together, each unknown key paired with
+the missing or declared name it most likely meant (`'old-string' given,
+'old_string' expected`).  At most `MAX_PROBLEMS` records.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, Mapping, Sequence
+
+import jsonschema_rs
+
+from ..model import escape_token
+from ..suggest import closest
+
+MAX_PROBLEMS = 20
+_PATTERN_OPTIONS = jsonschema_rs.FancyRegexOptions(backtrack_limit=100_000)
+
+
+def compile_validator(schema: Mapping[str, Any]) -> Any:
+    """A compiled validator (draft from `$schema`, 2020-12 otherwise), formats asserted."""
+    return jsonschema_rs.validator_for(dict(schema), validate_formats=True, pattern_options=_PATTERN_OPTIONS)
+
+
+def json_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    if value is True or value is False:
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, (list, tuple)):
+        return "array"
+    if isinstance(value, dict):
+        return "object"
+    return type(value).__name__
+
+
+def schema_errors(validator: Any, instance: Any, schema: Mapping[str, Any]) -> tuple[list[dict[str, Any]], bool]:
+    """(problems as `details` records, missing/unknown keys first, at most MAX_PROBLEMS; whether some were cut).
+
+    A record may carry `_got` (the JSON type that was sent) for the message;
+    `public` drops it from the envelope, whose records are exactly
+    {path, problem, expected, allowed}.
+    """
+    keys: list[dict[str, Any]] = []
+    others: list[dict[str, Any]] = []
+    for error in validator.iter_errors(instance):
+        for record in _records(error, instance, schema):
+            (keys if record["problem"] in ("required", "additionalProperties") else others).append(record)
+        if len(keys) + len(others) >= MAX_PROBLEMS * 2:
+            break
+    found = keys + others
+    return found[:MAX_PROBLEMS], len(found) > MAX_PROBLEMS
+
+
+def public(records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [{k: v for k, v in r.items() if not k.startswith("_")} for r in records]
+
+
+def _records(error: Any, instance: Any, root: Mapping[str, Any]) -> Iterable[dict[str, Any]]:
+    kind = error.kind
+    name = type(kind).__name__
+    path = "".join("/" + escape_token(t) for t in error.instance_path)
+    value = _at(instance, error.instance_path)
+    node = _schema_at(root, list(error.schema_path)[:-1])
+    if name == "Required":
+        prop = kind.property
+        sub = node.get("properties", {}).get(prop) if isinstance(node.get("properties"), dict) else None
+        yield _record(f"{path}/{escape_token(prop)}", "required", expected=describe_type(sub))
+    elif name == "AdditionalProperties":
+        declared = sorted(node.get("properties", {})) if isinstance(node.get("properties"), dict) else []
+        for key in kind.unexpected:
+            record = _record(f"{path}/{escape_token(key)}", "additionalProperties")
+            if declared:
+                record["allowed"] = declared[:MAX_PROBLEMS]
+            yield record
+    elif name == "Type":
+        yield _record(path, "type", expected=" or ".join(kind.types), got=json_type(value))
+    elif name == "Enum":
+        yield _record(path, "enum", allowed=list(kind.options)[:MAX_PROBLEMS])
+    elif name == "Constant":
+        yield _record(path, "const", allowed=[kind.expected_value])
+    elif name in ("AnyOf", "OneOfNotValid"):
+        branches = _node_at(root, list(error.schema_path))
+        choices = _enum_choices(branches, root) if value is not None else None
+        if choices is not None:  # Optional[Literal[...]]: the model sent a value outside the list
+            yield _record(path, "enum", allowed=choices[:MAX_PROBLEMS])
+        else:
+            yield _record(path, "anyOf" if name == "AnyOf" else "oneOf", expected=_branch_types(error),
+                          got=json_type(value))
+    elif name == "OneOfMultipleValid":
+        yield _record(path, "oneOf", expected="exactly one of the allowed shapes (several match)")
+    elif name in _LIMITS:
+        keyword, template = _LIMITS[name]
+        limit = getattr(kind, "limit", None)
+        if name == "MultipleOf":
+            limit = kind.multiple_of
+        yield _record(path, keyword, expected=template.format(limit=limit))
+    elif name == "Pattern":
+        yield _record(path, "pattern", expected=f"text matching the pattern {kind.pattern}")
+    elif name == "Format":
+        yield _record(path, "format", expected=f"a valid {kind.format}")
+    elif name == "UniqueItems":
+        yield _record(path, "uniqueItems", expected="no repeated items")
+    elif name == "FalseSchema":
+        yield _record(path, "false", expected="nothing (this value is not allowed)")
+    else:
+        keyword = str(list(error.schema_path)[-1]) if list(error.schema_path) else name
+        yield _record(path, keyword, expected=_SCHEMA_WORDS.get(name, f"a value that satisfies '{keyword}'"))
+
+
+_LIMITS = {
+    "Minimum": ("minimum", "a number ≥ {limit}"),
+    "Maximum": ("maximum", "a number ≤ {limit}"),
+    "ExclusiveMinimum": ("exclusiveMinimum", "a number > {limit}"),
+    "ExclusiveMaximum": ("exclusiveMaximum", "a number < {limit}"),
+    "MultipleOf": ("multipleOf", "a multiple of {limit}"),
+    "MinLength": ("minLength", "at least {limit} characters"),
+    "MaxLength": ("maxLength", "at most {limit} characters"),
+    "MinItems": ("minItems", "at least {limit} items"),
+    "MaxItems": ("maxItems", "at most {limit} items"),
+    "MinProperties": ("minProperties", "at least {limit} properties"),
+    "MaxProperties": ("maxProperties", "at most {limit} properties"),
+}
+_SCHEMA_WORDS = {
+    "Not": "a value the schema's 'not' does not match",
+    "Contains": "at least one item of the required shape",
+    "PropertyNames": "property names of the required shape",
+    "UnevaluatedProperties": "no properties beyond the declared ones",
+    "UnevaluatedItems": "no items beyond the declared ones",
+    "AdditionalItems": "no items beyond the declared ones",
+}
+
+
+def _record(path: str, problem: str, *, expected: str | None = None, allowed: list | None = None,
+            got: str | None = None) -> dict[str, Any]:
+    record: dict[str, Any] = {"path": path, "problem": problem}
+    if expected:
+        record["expected"] = expected
+    if allowed is not None:
+        record["allowed"] = allowed
+    if got:
+        record["_got"] = got  # the JSON type of what was sent, never the value
+    return record
+
+
+def _enum_choices(branches: Any, root: Mapping[str, Any]) -> list | None:
+    """The allowed values when every non-null branch is an enum or const, else None."""
+    if not isinstance(branches, list):
+        return None
+    values: list = []
+    for branch in branches:
+        if isinstance(branch, dict) and "$ref" in branch:
+            branch = _resolve(root, branch["$ref"])
+        if not isinstance(branch, dict):
+            return None
+        if branch.get("type") == "null" and len(branch) == 1:
+            continue
+        if isinstance(branch.get("enum"), list):
+            values.extend(v for v in branch["enum"] if v is not None)
+        elif "const" in branch:
+            values.append(branch["const"])
+        else:
+            return None
+    return values or None
+
+
+def _resolve(root: Mapping[str, Any], ref: Any) -> Any:
+    if not isinstance(ref, str) or not ref.startswith("#"):
+        return None
+    return _node_at(root, [p.replace("~1", "/").replace("~0", "~") for p in ref[1:].split("/") if p])
+
+
+def _branch_types(error: Any) -> str:
+    types: list[str] = []
+    for branch in getattr(error.kind, "context", None) or []:
+        found = [t for e in branch if type(e.kind).__name__ == "Type" for t in e.kind.types]
+        for t in found or ["another shape"]:
+            if t not in types:
+                types.append(t)
+    return " or ".join(types) if types else "one of the allowed shapes"
+
+
+def _at(instance: Any, path: Sequence[Any]) -> Any:
+    for token in path:
+        try:
+            instance = instance[token]
+        except (KeyError, IndexError, TypeError):
+            return None
+    return instance
+
+
+def _schema_at(root: Mapping[str, Any], tokens: list[Any]) -> Mapping[str, Any]:
+    """The schema object a keyword sits in, following local `$ref`s the path goes through."""
+    node = _node_at(root, tokens)
+    return node if isinstance(node, dict) else {}
+
+
+def _node_at(root: Mapping[str, Any], tokens: list[Any], depth: int = 0) -> Any:
+    node: Any = root
+    for token in tokens:
+        if isinstance(node, dict) and token == "$ref" and isinstance(node.get("$ref"), str) and depth < 32:
+            ref = node["$ref"]
+            if not ref.startswith("#"):
+                return None
+            target: Any = root
+            for part in [p for p in ref[1:].split("/") if p]:
+                part = part.replace("~1", "/").replace("~0", "~")
+                target = target.get(part) if isinstance(target, dict) else None
+            node = target
+            continue
+        if isinstance(node, dict):
+            node = node.get(str(token))
+        elif isinstance(node, list) and str(token).isdigit() and int(token) < len(node):
+            node = node[int(token)]
+        else:
+            return None
+    return node
+
+
+def describe_type(schema: Any) -> str | None:
+    if not isinstance(schema, dict):
+        return None
+    declared = schema.get("type")
+    if isinstance(declared, str):
+        return declared
+    if isinstance(declared, list) and all(isinstance(t, str) for t in declared):
+        return " or ".join(declared)
+    if "enum" in schema:
+        return "one of the listed values"
+    branches = schema.get("anyOf") or schema.get("oneOf")
+    if isinstance(branches, list):
+        types = [describe_type(b) for b in branches]
+        if all(types):
+            return " or ".join(dict.fromkeys(types))  # type: ignore[arg-type]
+    if isinstance(schema.get("properties"), dict):
+        return "object"
+    return None
+
+
+# --------------------------------------------------------------------------- the message
+
+
+def readable_path(pointer: str) -> str:
+    """'/filters/0/name' → 'filters[0].name' (what a model reads most easily)."""
+    out = ""
+    for token in pointer[1:].split("/") if pointer else []:
+        token = token.replace("~1", "/").replace("~0", "~")
+        if token.isdigit() and out:
+            out += f"[{token}]"
+        else:
+            out += ("." if out else "") + token
+    return out or "the arguments"
+
+
+def _short(text: str, limit: int = 64) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def describe(records: Sequence[dict[str, Any]]) -> list[str]:
+    """One phrase per record; an unknown key and the missing key it most likely meant become one phrase."""
+    missing = [r["path"] for r in records if r["problem"] == "required"]
+    pairs: dict[str, str] = {}  # unknown key's path → the missing path it most likely meant
+    for record in records:
+        if record["problem"] == "additionalProperties":
+            parent, _, key = record["path"].rpartition("/")
+            candidates = [m.rpartition("/")[2] for m in missing
+                          if m.rpartition("/")[0] == parent and f"{parent}/{m.rpartition('/')[2]}" not in pairs.values()]
+            guess = closest(key, candidates) if candidates else None
+            if guess is not None:
+                pairs[record["path"]] = f"{parent}/{guess}"
+    paired = set(pairs.values())
+    phrases: list[str] = []
+    for record in records:
+        path, problem = record["path"], record["problem"]
+        name = f"'{_short(readable_path(path))}'"
+        if problem == "additionalProperties":
+            if path in pairs:
+                phrases.append(f"{name} given, '{_short(readable_path(pairs[path]))}' expected")
+                continue
+            guess = closest(path.rpartition("/")[2], record.get("allowed", []))
+            phrases.append(f"{name} is not a parameter" + (f"; did you mean '{guess}'?" if guess else ""))
+        elif problem == "required":
+            if path in paired:
+                continue
+            expected = record.get("expected")
+            phrases.append(f"{name} is missing" + (f" (expected {expected})" if expected else ""))
+        elif problem in ("enum", "const"):
+            allowed = ", ".join(_short(str(v), 40) for v in record.get("allowed", []))
+            phrases.append(f"{name} must be one of {allowed}" if problem == "enum" else f"{name} must be {allowed}")
+        elif problem in ("type", "anyOf", "oneOf") and record.get("_got"):
+            phrases.append(f"{name} must be {record.get('expected')}, not {record['_got']}")
+        else:
+            phrases.append(f"{name} must be {record.get('expected', 'valid')}")
+    return phrases
+
+
+def validation_message(tool: str, records: Sequence[dict[str, Any]], truncated: bool = False) -> str:
+    phrases = describe(records)
+    count = len(phrases)
+    head = f"{tool}: {count}{'+' if truncated else ''} problem{'s' if count != 1 else ''} in the arguments: "
+    return head + "; ".join(phrases) + ("; more problems not shown" if truncated else "")
