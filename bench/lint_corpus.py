@@ -381,6 +381,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-competitors", action="store_true", help="skip the side-by-side part")
     parser.add_argument("--profile", action="store_true", help="print a cProfile of one end-to-end pass")
     parser.add_argument("--profile-limit", type=int, default=25)
+    parser.add_argument("--select", default="ALL",
+                        help="rule codes or prefixes to run, comma-separated (default ALL: every non-target rule)")
     args = parser.parse_args(argv)
     global clock
     clock = CLOCKS[args.clock]
@@ -392,7 +394,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     print(f"toolclause lint benchmark — {len(sources)} sources under {args.corpora}; "
           f"Python {sys.version.split()[0]}; {pin_one_core()}; seconds are {args.clock} time")
-    config = LintConfig()
+    config = LintConfig(select=tuple(c.strip().upper() for c in args.select.split(",") if c.strip()))
+    print(f"rules selected: {', '.join(config.select)}")
     measure_sources(sources, config, args.repeat)
     print_corpus(sources, config, args.repeat)
     if args.targets:
