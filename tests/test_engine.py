@@ -68,6 +68,32 @@ def test_keyword_subscription_sees_only_matching_nodes(monkeypatch):
     assert [(d.pointer, d.tool, d.file) for d in diags] == [("/function/parameters/properties/a", "t", "f.json")]
 
 
+class _ShapeSkippingRule(Rule):
+    code, name, severity = "S998", "shape-skipping", Severity.INFO
+    all_nodes: ClassVar = True
+    seen: ClassVar[list] = []
+    asked: ClassVar[list] = []
+
+    def skips(self, keys, declared, kind, role):
+        _ShapeSkippingRule.asked.append((keys, declared))
+        return declared == "string"
+
+    def check_node(self, node, tool, ctx):
+        _ShapeSkippingRule.seen.append(node.pointer)
+        return ()
+
+
+def test_rule_skips_is_asked_once_per_shape_and_spares_skipped_nodes(monkeypatch):
+    _ShapeSkippingRule.seen, _ShapeSkippingRule.asked = [], []
+    doc = {"name": "t", "inputSchema": {"type": "object", "properties": {
+        "a": {"type": "string"}, "b": {"type": "string"}, "c": {"type": ["string", "null"]}}}}
+    _run(monkeypatch, (_ShapeSkippingRule,), doc)
+    assert _ShapeSkippingRule.seen == ["/inputSchema", "/inputSchema/properties/c"]
+    # "a" and "b" share one shape: the rule was asked once for both
+    assert _ShapeSkippingRule.asked.count((("type",), "string")) == 1
+    assert (("type",), ("string", "null")) in _ShapeSkippingRule.asked
+
+
 def test_target_rules_run_only_for_their_targets(monkeypatch):
     doc = {"name": "t", "inputSchema": {}}
     assert _run(monkeypatch, (_TargetRule,), doc) == []

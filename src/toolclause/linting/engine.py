@@ -100,7 +100,8 @@ class _Dispatch:
                 found.append(rule)
         found.extend(r for r in self.every_node if r not in found)
         types = {declared} if isinstance(declared, str) else set(declared or ())
-        return [r for r in found if role in r.roles and (not r.node_types or not r.node_types.isdisjoint(types))]
+        return [r for r in found if role in r.roles and (not r.node_types or not r.node_types.isdisjoint(types))
+                and not (r.overrides("skips") and r.skips(keys, declared, kind, role))]
 
 
 def _severity(rule: Rule, config: LintConfig) -> Severity:

@@ -83,6 +83,16 @@ class Rule:
     def check_tools(self, tools: Sequence[ToolContract], ctx: LintContext) -> Iterable[tuple[ToolContract, Finding]]:
         return ()
 
+    def skips(self, keys: tuple, declared: str | tuple[str, ...] | None, kind: NodeKind, role: str) -> bool:
+        """True where check_node would certainly find nothing in a node of this *shape*.
+
+        Optional.  `keys` are the node's keys in order, `declared` its `type` (a name, a
+        tuple of the names in a list, or None).  The engine asks once per shape and caches
+        the answer, so a rule whose common case is decided by shape alone ("type is a
+        valid name", "every key is known") is not even called for most nodes.
+        """
+        return False
+
     @classmethod
     def documentation(cls) -> str:
         """The module docstring: the one text behind `toolclause rules CODE` and the tests."""

@@ -69,6 +69,10 @@ class MissingPropertyType(Rule):
     severity = Severity.WARNING
     node_kinds = frozenset({NodeKind.PROPERTY})
 
+    def skips(self, keys: tuple, declared: object, kind: object, role: str) -> bool:
+        # the same early exit as check_node's first test, decided once per node shape
+        return any(k in keys for k in _FIXES_TYPE)
+
     def check_node(self, node: SchemaNode, tool: ToolContract, ctx: LintContext) -> Iterable[Finding]:
         if any(k in node.schema for k in _FIXES_TYPE):
             return

@@ -59,6 +59,10 @@ class ClosedSetWithoutEnum(Rule):
     node_kinds = frozenset({NodeKind.PROPERTY})
     node_types = STRING_TYPES  # the engine sends only these nodes
 
+    def skips(self, keys: tuple, declared: object, kind: object, role: str) -> bool:
+        # check_node's shape-only exits (already constrained, or no description), once per shape
+        return not _CONSTRAINED.isdisjoint(keys) or "description" not in keys
+
     def check_node(self, node: SchemaNode, tool: ToolContract, ctx: LintContext) -> Iterable[Finding]:
         schema = node.schema
         if not _CONSTRAINED.isdisjoint(schema) or not is_string(schema):

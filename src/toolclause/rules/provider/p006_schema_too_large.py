@@ -83,7 +83,9 @@ def estimate_tokens(tool: ToolContract) -> int:
     """Compact JSON of the MCP shape, in UTF-8 bytes, divided by 4 (rounded up)."""
     shape = tool.to_mcp()
     try:
-        size = len(json.dumps(shape, ensure_ascii=False, separators=(",", ":"), default=str).encode())
+        text = json.dumps(shape, ensure_ascii=False, separators=(",", ":"), default=str)
+        # an ASCII str's length is its UTF-8 length (isascii is O(1)): most tools skip the encode
+        size = len(text) if text.isascii() else len(text.encode())
     except (RecursionError, ValueError, TypeError):
         size = _walk_size(shape)
     return -(-size // BYTES_PER_TOKEN)

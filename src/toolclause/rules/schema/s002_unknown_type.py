@@ -92,6 +92,10 @@ class UnknownType(Rule):
     keywords = frozenset({"type"})
     roles = frozenset({"input", "output"})
 
+    def skips(self, keys: tuple, declared: object, kind: object, role: str) -> bool:
+        # `declared` is a str exactly when `type` is one: a valid name is the common case
+        return isinstance(declared, str) and declared in _VALID
+
     def check_node(self, node: SchemaNode, tool: ToolContract, ctx: LintContext) -> Iterable[Finding]:
         value = node.schema.get("type")
         if isinstance(value, str) and value in _VALID:  # the common case, decided before any other work

@@ -86,6 +86,10 @@ class OpenObject(Rule):
     fixable = True
     keywords = frozenset({"type", "properties"})
 
+    def skips(self, keys: tuple, declared: object, kind: object, role: str) -> bool:
+        # the same early exit as check_node's first test, decided once per node shape
+        return isinstance(declared, str) and declared != "object"
+
     def check_node(self, node: SchemaNode, tool: ToolContract, ctx: LintContext) -> Iterable[Finding]:
         schema = node.schema
         declared = schema.get("type")
