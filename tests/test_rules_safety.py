@@ -79,6 +79,11 @@ def test_x002_creating_without_key(name, description):
     ("create_recipe_guide", "Generates a recipe guide for a dish.", {}, {}),
     ("electric_field", "Calculate the electric field produced by a charge.", {}, {}),
     ("repair_book", "Repairs a damaged book's binding.", {}, {}),
+    # values built in memory and returned: nothing is stored or sent twice (corpus false positives)
+    ("create_polygon", "Create a polygon from a list of vertices.", {}, {}),
+    ("CompositeRuntimeField.createChildRuntimeField", "Creates a child runtime field.", {}, {}),
+    ("maybeAddJsSyntheticRestParameter", "Adds a synthetic rest parameter to a JS function.", {}, {}),
+    ("create_histogram", "Create a histogram based on provided data.", {}, {}),
 ])
 def test_x002_clean(name, description, properties, extra):
     assert not lint(tool(name, description, properties, **extra), "X002")

@@ -23,6 +23,15 @@ fraction fractions decimal decimals vector vectors matrix matrices complex binar
 polynomials time times day days date dates duration durations hours minutes seconds angle angles
 """.split())
 
+# `create_polygon`, `createChildRuntimeField`, `maybeAddJsSyntheticRestParameter`: the thing made
+# is a value in memory (geometry, a syntax or runtime construct) that the call returns; nothing is
+# stored or sent, so a repeated call duplicates nothing.
+IN_MEMORY = frozenset("""
+polygon polygons shape shapes circle circles rectangle rectangles triangle triangles point points
+parameter parameters runtime synthetic expression expressions variable variables ast stub stubs
+histogram histograms plot plots
+""".split())
+
 # `charge_robot_battery` charges a battery, not a card.
 PHYSICAL_CHARGE = frozenset("battery batteries robot vehicle car device phone ev station drone scooter".split())
 

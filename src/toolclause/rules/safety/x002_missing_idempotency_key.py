@@ -44,7 +44,8 @@ from ...lexicon import identifier_words, is_hangul, korean_stem
 from ...model import Fix, Severity, ToolContract
 from ..base import Finding, LintContext, Rule
 from ._actions import can_annotate, computes, hint, normalised, parameter_names, tool_action
-from ._words import ARITHMETIC, CREATING_EN, PHYSICAL_CHARGE, CREATING_KO, IDEMPOTENCY_PARAMS, IDEMPOTENCY_PARTS
+from ._words import (ARITHMETIC, CREATING_EN, CREATING_KO, IDEMPOTENCY_PARAMS, IDEMPOTENCY_PARTS, IN_MEMORY,
+                     PHYSICAL_CHARGE)
 
 
 def creating_action(tool: ToolContract):
@@ -59,9 +60,10 @@ def creating_action(tool: ToolContract):
     # `create_recipe_guide` that "Generates a recipe guide" returns an answer and stores nothing
     if computes(tool):
         return None
-    # `add_numbers`, `send_time_estimate`: the name computes or measures, it makes nothing
+    # `add_numbers`, `send_time_estimate`: the name computes or measures, it makes nothing;
+    # `create_polygon`: it builds a value in memory and returns it
     name_words = identifier_words(tool.name) if isinstance(tool.name, str) else ()
-    if ARITHMETIC.intersection(name_words):
+    if ARITHMETIC.intersection(name_words) or IN_MEMORY.intersection(name_words):
         return None
     if action.word in ("charge", "charges") and PHYSICAL_CHARGE.intersection(name_words):
         return None
