@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import Any, Iterator, Mapping
 
 from ..model import escape_token, resolve_pointer
+from ..schema.keywords import json_type
 from .strict import allows_null
 
 _MAX_DEPTH = 64
@@ -128,26 +129,12 @@ def _fits(value: Any, schema: Any, walk: _Walk) -> bool:
             return False
         if "const" in node and node["const"] != value:
             return False
-    kind = _json_type(value)
+    kind = json_type(value)
     if types and kind not in types and not (kind == "integer" and "number" in types):
         return False
     if isinstance(value, dict) and declared and not open_object:
         return all(k in declared for k in value if value[k] is not None)
     return True
-
-
-def _json_type(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    return "array" if isinstance(value, list) else "object"
 
 
 def to_strict_arguments(arguments: Any, projection: Mapping[str, Any], depth: int = 0,

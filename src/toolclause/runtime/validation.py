@@ -19,6 +19,7 @@ from typing import Any, Iterable, Mapping, Sequence
 import jsonschema_rs
 
 from ..model import escape_token
+from ..schema.keywords import json_type
 from ..suggest import closest
 
 MAX_PROBLEMS = 20
@@ -28,24 +29,6 @@ _PATTERN_OPTIONS = jsonschema_rs.FancyRegexOptions(backtrack_limit=100_000)
 def compile_validator(schema: Mapping[str, Any]) -> Any:
     """A compiled validator (draft from `$schema`, 2020-12 otherwise), formats asserted."""
     return jsonschema_rs.validator_for(dict(schema), validate_formats=True, pattern_options=_PATTERN_OPTIONS)
-
-
-def json_type(value: Any) -> str:
-    if value is None:
-        return "null"
-    if value is True or value is False:
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, (list, tuple)):
-        return "array"
-    if isinstance(value, dict):
-        return "object"
-    return type(value).__name__
 
 
 def schema_errors(validator: Any, instance: Any, schema: Mapping[str, Any]) -> tuple[list[dict[str, Any]], bool]:

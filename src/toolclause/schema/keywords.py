@@ -121,6 +121,12 @@ def json_kind(value: Any) -> str:
     return "unknown"
 
 
+def json_type(value: Any) -> str:
+    """The JSON Schema type name of a parsed value: like `json_kind`, but "integer" for ints."""
+    kind = json_kind(value)
+    return "integer" if kind == "number" and isinstance(value, int) else kind
+
+
 def fits_keyword(keyword: str, value: Any) -> bool:
     kinds = KEYWORD_VALUE_KINDS.get(keyword)
     return kinds is None or json_kind(value) in kinds

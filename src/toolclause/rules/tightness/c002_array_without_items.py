@@ -41,28 +41,13 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from ...model import Edit, Fix, Severity, ToolContract
+from ...schema.keywords import json_type
 from ...schema.walk import SchemaNode
 from ..base import Finding, LintContext, Rule
 from ._shapes import COMPOSITION, ancestor_via, is_array_schema, property_label
 
 _ELEMENTS_ELSEWHERE = ("items", "prefixItems", "$ref", *COMPOSITION)
 _NEGATED = frozenset({"not"})
-
-
-def _json_type(value: Any) -> str:
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    if isinstance(value, dict):
-        return "object"
-    return "null"
 
 
 def element_type_hint(schema: dict[str, Any]) -> str | None:
@@ -73,7 +58,7 @@ def element_type_hint(schema: dict[str, Any]) -> str | None:
         if isinstance(value, list):
             for item in value:
                 samples.extend(item if isinstance(item, list) and key == "examples" else [item])
-    types = {_json_type(s) for s in samples}
+    types = {json_type(s) for s in samples}
     return types.pop() if len(types) == 1 else None
 
 
