@@ -51,11 +51,18 @@ def test_documentation_examples_are_tests(module, tmp_path):
     assert module.check_binding(contract, fn) == []
 
 
-def test_binding_rules_are_not_in_the_file_linter():
-    from toolclause.rules import ALL_RULES
+def test_binding_rules_are_catalogued_but_never_run_on_files():
+    from toolclause import lint
+    from toolclause.linting.config import LintConfig
+    from toolclause.linting.engine import active_rules
+    from toolclause.rules import BY_CODE
 
-    assert RULES == ()
-    assert {"R001", "R003"}.isdisjoint(r.code for r in ALL_RULES)
+    assert [r.code for r in RULES] == ["R001", "R003"] and all(r.binding_only for r in RULES)
+    assert BY_CODE["R003"].summary().startswith("Compares a tool's contract")
+    assert {"R001", "R003"}.isdisjoint(r.code for r in active_rules(LintConfig()))
+    tool = {"name": "t", "description": "Looks up one thing by id and returns it.",
+            "inputSchema": {"type": "object", "properties": {"units": {"type": "string", "default": "metric"}}}}
+    assert lint(tool, select=["R"]) == []
 
 
 def _contract(properties: dict, required: list[str], errors=None):

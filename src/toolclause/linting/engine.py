@@ -36,10 +36,13 @@ class LintReport:
 
 
 def active_rules(config: LintConfig) -> list[Rule]:
-    """Rules selected by the configuration; target rules only for their targets."""
+    """Rules selected by the configuration; target rules only for their targets.
+
+    Binding-only rules (family R) need a bound function and never run on files.
+    """
     out = []
     for rule_cls in ALL_RULES:
-        if not config.enabled(rule_cls.code):
+        if rule_cls.binding_only or not config.enabled(rule_cls.code):
             continue
         if rule_cls.targets and not (rule_cls.targets & config.targets):
             continue

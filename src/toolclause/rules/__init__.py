@@ -10,6 +10,7 @@ from .base import Rule
 from .description import RULES as DESCRIPTION_RULES
 from .naming import RULES as NAMING_RULES
 from .provider import RULES as PROVIDER_RULES
+from .result import RULES as RESULT_RULES
 from .safety import RULES as SAFETY_RULES
 from .schema import RULES as SCHEMA_RULES
 from .tightness import RULES as TIGHTNESS_RULES
@@ -23,6 +24,7 @@ ALL_RULES: tuple[type[Rule], ...] = (
     *PROVIDER_RULES,
     *SAFETY_RULES,
     *WIDGET_RULES,
+    *RESULT_RULES,
 )
 
 BY_CODE: dict[str, type[Rule]] = {rule.code: rule for rule in ALL_RULES}

@@ -64,6 +64,10 @@ class Rule:
     # A target rule runs only when one of these targets is selected (or `all`).
     targets: ClassVar[frozenset[str]] = frozenset()
     fixable: ClassVar[bool] = False
+    # A rule that needs the Python function bound to the contract (family R): it is
+    # in the catalogue, but runs through its module's `check_binding(contract, fn)`
+    # where a function is bound, never on contract files.
+    binding_only: ClassVar[bool] = False
 
     keywords: ClassVar[frozenset[str]] = frozenset()
     node_kinds: ClassVar[frozenset[NodeKind]] = frozenset()

@@ -1,17 +1,18 @@
 """Family R: does a tool's bound code keep its contract? (see RULES.md)
 
 R001 (unstructured-error) and R003 (default-mismatch) need the Python function
-bound to the contract, so they cannot run on contract files: `RULES` is empty
-and they are called through their documented `check_binding(contract, fn)`,
-by `Toolbox` at registration and (later) by `toolclause lint` on Python modules.
-`BINDING_CHECKS` lists them, in code order.
+bound to the contract, so they cannot run on contract files: `RULES` holds their
+catalogue entries (binding-only rules, which the file linter never dispatches),
+and they run through their documented `check_binding(contract, fn)`, by
+`Toolbox` at registration and (later) by `toolclause lint` on Python modules.
+`BINDING_CHECKS` lists the modules, in code order.
 """
 
 from __future__ import annotations
 
 from . import r001_unstructured_error, r003_default_mismatch
 
-RULES: tuple = ()
+RULES = (r001_unstructured_error.UnstructuredError, r003_default_mismatch.DefaultMismatch)
 
 BINDING_CHECKS = (r001_unstructured_error, r003_default_mismatch)
 

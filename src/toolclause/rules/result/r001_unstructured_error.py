@@ -63,6 +63,7 @@ import inspect
 import textwrap
 from typing import Any, Callable, Iterator
 
+from ..base import Rule
 from ...model import Diagnostic, Severity, ToolContract
 
 CODE = "R001"
@@ -200,3 +201,12 @@ def _first_string(call: ast.expr) -> str | None:
 def _diag(contract: ToolContract, message: str) -> Diagnostic:
     return Diagnostic(CODE, NAME, SEVERITY, f"{contract.name} {message}", tool=contract.name,
                       file=contract.origin.file, pointer="/errors")
+
+
+class UnstructuredError(Rule):
+    """The catalogue entry: the check itself is `check_binding`, run where a function is bound."""
+
+    code = CODE
+    name = NAME
+    severity = SEVERITY
+    binding_only = True

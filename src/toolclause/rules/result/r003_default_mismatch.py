@@ -59,6 +59,7 @@ import inspect
 import json
 from typing import Any, Callable
 
+from ..base import Rule
 from ...model import Diagnostic, Severity, ToolContract, escape_token
 
 CODE = "R003"
@@ -135,3 +136,12 @@ def _show(value: Any) -> str:
     except (TypeError, ValueError):
         text = repr(value)
     return text if len(text) <= 60 else text[:59] + "…"
+
+
+class DefaultMismatch(Rule):
+    """The catalogue entry: the check itself is `check_binding`, run where a function is bound."""
+
+    code = CODE
+    name = NAME
+    severity = SEVERITY
+    binding_only = True
