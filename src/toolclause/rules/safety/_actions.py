@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Mapping
+from typing import Any, Iterable, Mapping
 
 from ...lexicon import VerbClass, english, identifier_words, is_hangul, stem_en, stem_ko, text_words, verb_class
 from ...model import ToolContract
@@ -196,3 +196,15 @@ def parameter_names(schema: Any, depth: int = 0) -> list[tuple[str, dict]]:
     if isinstance(items, dict):
         out.extend(parameter_names(items, depth + 1))
     return out
+
+
+def has_parameter_like(tool: ToolContract, names: frozenset[str], parts: Iterable[str]) -> bool:
+    """Whether any parameter (nested ones too), normalised, is one of `names` or contains one of `parts`.
+
+    X002 asks it for an idempotency key, X003 for a confirmation flag.
+    """
+    for name, _ in parameter_names(tool.input_schema):
+        flat = normalised(name)
+        if flat in names or any(part in flat for part in parts):
+            return True
+    return False

@@ -43,7 +43,7 @@ from typing import Iterable
 from ...lexicon import identifier_words, is_hangul, korean_stem
 from ...model import Fix, Severity, ToolContract
 from ..base import Finding, LintContext, Rule
-from ._actions import can_annotate, computes, hint, normalised, parameter_names, tool_action
+from ._actions import can_annotate, computes, has_parameter_like, hint, tool_action
 from ._words import (ARITHMETIC, CREATING_EN, CREATING_KO, IDEMPOTENCY_PARAMS, IDEMPOTENCY_PARTS, IN_MEMORY,
                      PHYSICAL_CHARGE)
 
@@ -71,11 +71,7 @@ def creating_action(tool: ToolContract):
 
 
 def has_idempotency_key(tool: ToolContract) -> bool:
-    for name, _ in parameter_names(tool.input_schema):
-        flat = normalised(name)
-        if flat in IDEMPOTENCY_PARAMS or any(part in flat for part in IDEMPOTENCY_PARTS):
-            return True
-    return False
+    return has_parameter_like(tool, IDEMPOTENCY_PARAMS, IDEMPOTENCY_PARTS)
 
 
 class MissingIdempotencyKey(Rule):

@@ -47,7 +47,7 @@ from typing import Iterable, Sequence
 from ...lexicon import VerbClass, english, identifier_words, stem_en, verb_class
 from ...model import Fix, Severity, ToolContract
 from ..base import Finding, LintContext, Rule
-from ._actions import normalised, parameter_names, tool_action
+from ._actions import has_parameter_like, tool_action
 from ._words import CONFIRMATION_PARAMS, CONFIRMATION_PARTS, PREVIEW_VERBS
 
 
@@ -56,14 +56,6 @@ def _objects(name: str) -> frozenset[str]:
     return frozenset(stem_en(w) for w in identifier_words(name)
                      if w not in PREVIEW_VERBS and not (verb_class(w) and w not in english.NOUN_VERBS)
                      and len(w) > 2)
-
-
-def _confirmation_parameter(tool: ToolContract) -> bool:
-    for name, _ in parameter_names(tool.input_schema):
-        flat = normalised(name)
-        if flat in CONFIRMATION_PARAMS or any(part in flat for part in CONFIRMATION_PARTS):
-            return True
-    return False
 
 
 class IrreversibleWithoutConfirmation(Rule):
@@ -86,7 +78,7 @@ class IrreversibleWithoutConfirmation(Rule):
                 if words and words[0] in PREVIEW_VERBS:
                     previews.append((tool.name, _objects(tool.name)))
         for tool, action in candidates:
-            if _confirmation_parameter(tool):
+            if has_parameter_like(tool, CONFIRMATION_PARAMS, CONFIRMATION_PARTS):
                 continue
             objects = _objects(tool.name) if isinstance(tool.name, str) else frozenset()
             if any(objects & shared for _, shared in previews):
