@@ -5,7 +5,7 @@ in the free-form `params` of one `AgentExtension` declared under
 `capabilities.extensions`.  Its `params.schemas` holds every tool's input (and
 output) schema keyed by `$id` (the contract's own `$id`, else
 `urn:toolclause:tool:<name>`), and `params.skills` maps each skill id to the
-`$id`s of its schemas — the reference by `$id` the issue asks for.  Skills take
+`$id`s of its schemas, so each skill refers to its schemas by `$id`.  Skills take
 and give `application/json`.
 
 Settings: `name`, `description`, `url`, `version`, `protocolBinding`
