@@ -14,7 +14,7 @@ import json
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from ..rules.provider._regex_features import unsupported_regex_features
+from ..schema.regex_features import unsupported_regex_features
 from ..targets import (ANTHROPIC_STRICT_FORMATS, ANTHROPIC_STRICT_MIN_ITEMS, GEMINI_JSON_SCHEMA_KEYWORDS,
                        GEMINI_SCHEMA_FIELDS, OPENAI_STRICT_FORMATS, OPENAI_STRICT_KEYWORDS,
                        ANTHROPIC_STRICT_KEYWORDS, OPENAI_STRICT_LARGE_STRING_ENUM,

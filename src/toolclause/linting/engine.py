@@ -69,7 +69,6 @@ class _Dispatch:
                 self.by_keyword[keyword].append(rule)
             for kind in rule.node_kinds:
                 self.by_kind[kind].append(rule)
-        self.keywords = frozenset(self.by_keyword)
         self._cache: dict[tuple, list[tuple[Rule, Any, Severity]]] = {}
 
     def rules_for(self, node: SchemaNode, role: str) -> list[tuple[Rule, Any, Severity]]:

@@ -27,7 +27,8 @@ from .envelope import Result
 from .errors import CODES, CallError, ToolError, infrastructure_code, standard_error
 from .registration import BoundTool
 from .signature import IDEMPOTENCY_KEY, to_json_value
-from .validation import json_type, public, readable_path, schema_errors, validation_message
+from ..schema.keywords import json_type
+from .validation import public, readable_path, schema_errors, validation_message
 
 logger = logging.getLogger("toolclause.runtime")
 _INFO = logging.INFO

@@ -65,7 +65,7 @@ from ...targets import (ANTHROPIC_STRICT_FORMATS, ANTHROPIC_STRICT_MAX_OPTIONAL_
 from ..base import Finding, LintContext, Rule
 from ..tightness._shapes import COMPOSITION, property_label
 from ._refs import DefinitionGraph
-from ._regex_features import unsupported_regex_features
+from ...schema.regex_features import unsupported_regex_features
 
 STRICT = "anthropic-strict"
 
