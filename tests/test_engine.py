@@ -121,3 +121,44 @@ def test_fix_into_a_synthesised_node_is_kept_as_advice_but_not_offered_to_fix(mo
     native = {"name": "t", "inputSchema": {"type": "object", "properties": {}}}
     (diag,) = _run(monkeypatch, (_CloseObject,), native)
     assert diag.fix.safe and diag.fix.edits == (Edit("set", "/inputSchema/additionalProperties", False),)
+
+
+def test_a_reused_plan_follows_every_configuration_change(monkeypatch):
+    # plans are cached per configuration: each change below must still be seen
+    doc = {"name": "t", "inputSchema": {"type": "object", "properties": {"a": {"type": "string", "enum": ["x"]}}}}
+    _CountingRule.seen = []
+    assert [d.severity for d in _run(monkeypatch, (_CountingRule,), doc)] == [Severity.INFO]
+    assert [d.severity for d in _run(monkeypatch, (_CountingRule,), doc, severity={"S999": Severity.ERROR})] == [
+        Severity.ERROR]
+    assert _run(monkeypatch, (_CountingRule,), doc, ignore=("S999",)) == []
+    assert [d.code for d in _run(monkeypatch, (_CountingRule, _TargetRule), doc,
+                                 targets=frozenset({"gemini"}))] == ["P999", "S999"]
+    assert [d.code for d in _run(monkeypatch, (_TargetRule,), doc, targets=frozenset({"gemini"}))] == ["P999"]
+
+
+def test_threads_linting_at_once_get_the_findings_of_a_single_thread():
+    # P001 keeps a running size tally between one tool's nodes: were a cached rule
+    # instance shared, another thread's tool would reset it and the finding would move or vanish
+    import sys
+    from concurrent.futures import ThreadPoolExecutor
+
+    def big_tool(i):
+        enum = [f"{i}-{j}-" + "v" * 40 for j in range(1000)]  # ~45,000 characters a property
+        properties = {f"p{k}": {"type": "string", "enum": enum} for k in range(4)}
+        return {"name": f"tool_{i}", "description": "Looks something up.",
+                "inputSchema": {"type": "object", "properties": properties, "required": list(properties),
+                                "additionalProperties": False}}
+
+    tools, _ = contracts_from_document([big_tool(i) for i in range(6)], "f.json")
+    config = LintConfig(select=("P001",), targets=frozenset({"openai-strict"}))
+    alone = engine.lint_contracts(tools, config)
+    assert [d.pointer for d in alone if "120,000" in d.message] == [
+        f"/{i}/inputSchema/properties/p2" for i in range(6)]
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # switch threads as often as the interpreter allows
+    try:
+        with ThreadPoolExecutor(max_workers=4) as pool:
+            together = list(pool.map(lambda _: engine.lint_contracts(tools, config), range(8)))
+    finally:
+        sys.setswitchinterval(interval)
+    assert all(found == alone for found in together)

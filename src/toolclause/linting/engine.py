@@ -7,6 +7,7 @@ name the user's file, the pointer into the document as written, line and column.
 
 from __future__ import annotations
 
+import threading
 from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Sequence
@@ -123,6 +124,42 @@ def _to_diagnostic(rule: Rule, severity: Severity, placer: ToolPlacer | None, fi
                       pointer, line, column, fix)
 
 
+class _Plan:
+    """What a configuration runs: its rule instances and their dispatch, built once and reused.
+
+    Callers lint in small batches (the CLI for its progress bar, the runtime one
+    contract at a time, a list at a time through the API), and choosing 47 rules
+    and learning which node shapes each one wants costs more than linting a short
+    list.  Plans are cached per thread: some rules keep per-tool state between
+    check_node calls (P001's size tally), so an instance never serves two threads.
+    """
+
+    def __init__(self, config: LintConfig) -> None:
+        self.rules = active_rules(config)
+        self.severity = {rule.code: _severity(rule, config) for rule in self.rules}
+        self.dispatch = _Dispatch(self.rules, self.severity)
+        self.tool_rules = [(rule, rule.check_tool, self.severity[rule.code]) for rule in self.dispatch.tool_rules]
+
+
+_plans = threading.local()
+_PLANS_KEPT = 16
+
+
+def _plan_for(config: LintConfig) -> _Plan:
+    # everything a plan depends on (the registry too: tests swap it); per-file ignores
+    # and rule options are read per run
+    key = (ALL_RULES, config.select, config.ignore, config.targets, tuple(sorted(config.severity.items())))
+    cache: dict[tuple, _Plan] | None = getattr(_plans, "cache", None)
+    if cache is None:
+        cache = _plans.cache = {}
+    plan = cache.get(key)
+    if plan is None:
+        if len(cache) >= _PLANS_KEPT:
+            cache.clear()
+        plan = cache[key] = _Plan(config)
+    return plan
+
+
 class _DepthRule(Rule):
     code, name, severity = "S001", "invalid-schema", Severity.ERROR
 
@@ -137,9 +174,8 @@ def lint_contracts(tools: Sequence[ToolContract], config: LintConfig | None = No
 def _lint_contracts(tools: Sequence[ToolContract], config: LintConfig | None,
                     ctx: LintContext | None) -> list[Diagnostic]:
     config = config or LintConfig()
-    rules = active_rules(config)
-    severity = {rule.code: _severity(rule, config) for rule in rules}
-    dispatch = _Dispatch(rules, severity)
+    plan = _plan_for(config)
+    rules, severity, dispatch = plan.rules, plan.severity, plan.dispatch
     ctx = ctx or LintContext(targets=config.targets, options=config.rule_options, budgets=config.budgets)
     diagnostics: list[Diagnostic] = []
     depth_rule = _DepthRule()
@@ -157,7 +193,7 @@ def _lint_contracts(tools: Sequence[ToolContract], config: LintConfig | None,
     append = diagnostics.append
     rules_for = dispatch.rules_for
     walk_nodes = bool(dispatch.node_rules)
-    tool_rules = [(rule, rule.check_tool, severity[rule.code]) for rule in dispatch.tool_rules]
+    tool_rules = plan.tool_rules
     # one placer per tool, kept for the list rules, which report on the same tools
     placers: dict[int, ToolPlacer] = {}
     for tool in tools:

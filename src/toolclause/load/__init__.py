@@ -128,6 +128,12 @@ def declared_resources(doc: Any) -> tuple[Mapping[str, Any], ...] | None:
 def contracts_from_document(doc: Any, file: str, input_format: str | None = None, locate=None,
                             line: int | None = None, group_prefix: str = "") -> tuple[list[ToolContract], list[Unreadable]]:
     """Read every tool in one parsed document (a whole file, or one JSONL record)."""
+    with gc_paused():  # contracts, origins and pointer maps are acyclic: see toolclause._gc
+        return _contracts_from_document(doc, file, input_format, locate, line, group_prefix)
+
+
+def _contracts_from_document(doc: Any, file: str, input_format: str | None, locate,
+                             line: int | None, group_prefix: str) -> tuple[list[ToolContract], list[Unreadable]]:
     tools: list[ToolContract] = []
     problems: list[Unreadable] = []
     fmt = None if input_format in (None, "auto") else input_format
