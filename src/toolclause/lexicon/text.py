@@ -221,6 +221,16 @@ def verb_class(word: str) -> VerbClass:
     return found
 
 
+@lru_cache(maxsize=65536)
+def changes_state(word: str) -> bool:
+    """A verb that writes or destroys (MUTATING), as a cached bool: Flag arithmetic is slow in a hot loop.
+
+    >>> changes_state("delete"), changes_state("삭제"), changes_state("list")
+    (True, True, False)
+    """
+    return bool(verb_class(word) & VerbClass.MUTATING)
+
+
 def is_generic(word: str) -> bool:
     return word in english.GENERIC_VERBS or word in english.GENERIC_NOUNS or word.isdigit()
 
@@ -260,18 +270,30 @@ def computes(word: str) -> bool:
     return word in english.COMPUTE
 
 
-_SYNONYM_STEMS = tuple(frozenset(stem_en(w) for w in group) for group in english.SYNONYMS)
+def _synonym_index() -> dict[str, frozenset[str]]:
+    """stem → the union of every synonym group holding it, so a lookup is one dict probe."""
+    index: dict[str, set[str]] = {}
+    for group in english.SYNONYMS:
+        stems = {stem_en(w) for w in group}
+        for member in stems:
+            index.setdefault(member, set()).update(stems)
+    return {member: frozenset(stems) for member, stems in index.items()}
+
+
+_SYNONYMS_OF = _synonym_index()
 
 
 @lru_cache(maxsize=65536)
 def synonyms(word: str) -> frozenset[str]:
-    """Stems of the English words that stand in for `word` (itself included): get → fetch, retrieve …"""
+    """Stems of the English words that stand in for `word` (itself included): get → fetch, retrieve …
+
+    >>> sorted(synonyms("fetching")) == sorted(synonyms("get")) and "retriev" in synonyms("get")
+    True
+    >>> synonyms("weather")
+    frozenset({'weather'})
+    """
     base = stem_en(word)
-    out = {base}
-    for group in _SYNONYM_STEMS:
-        if base in group:
-            out |= group
-    return frozenset(out)
+    return _SYNONYMS_OF.get(base) or frozenset({base})
 
 
 @lru_cache(maxsize=65536)

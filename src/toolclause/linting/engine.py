@@ -130,8 +130,9 @@ class _Plan:
     Callers lint in small batches (the CLI for its progress bar, the runtime one
     contract at a time, a list at a time through the API), and choosing 47 rules
     and learning which node shapes each one wants costs more than linting a short
-    list.  Plans are cached per thread: some rules keep per-tool state between
-    check_node calls (P001's size tally), so an instance never serves two threads.
+    list.  A rule instance therefore serves many runs, so rules keep their per-run
+    state in the run's `LintContext.cache`, never on `self`; plans are kept per
+    thread all the same, so a rule that forgot it would still not mix two threads' tools.
     """
 
     def __init__(self, config: LintConfig) -> None:
@@ -158,6 +159,11 @@ def _plan_for(config: LintConfig) -> _Plan:
             cache.clear()
         plan = cache[key] = _Plan(config)
     return plan
+
+
+def forget_plans() -> None:
+    """Drop this thread's cached plans (benchmarks use it to time cold runs)."""
+    _plans.cache = {}
 
 
 class _DepthRule(Rule):

@@ -14,7 +14,9 @@ wants and the engine calls it only for those:
 
 A rule yields `Finding`s with canonical pointers ("/inputSchema/properties/x");
 the engine adds the code, severity, tool, file, original pointer and position.
-Rules never do I/O and never print.
+Rules never do I/O and never print.  One rule instance serves many lint runs, so
+state that belongs to a run (a running tally, a per-tool estimate) goes in
+`ctx.cache`, never on `self`.
 """
 
 from __future__ import annotations

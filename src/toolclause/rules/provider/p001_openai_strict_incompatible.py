@@ -74,6 +74,9 @@ _NOT_ANALYSED_BELOW = frozenset(OPENAI_STRICT_UNSUPPORTED_KEYWORDS) | {
 _TYPE_NOT_NEEDED = ("anyOf", "$ref", "enum", "const", "allOf", "oneOf", "not", "if")
 
 
+_TALLY = "P001:size-tally"
+
+
 class _SizeTally:
     """Running totals for one tool's schema, so size limits need no second walk."""
 
@@ -117,16 +120,15 @@ class OpenAIStrictIncompatible(Rule):
     targets = frozenset({"openai-strict"})
     all_nodes = True
 
-    def __init__(self) -> None:
-        self._tally: _SizeTally | None = None
-
     def check_node(self, node: SchemaNode, tool: ToolContract, ctx: LintContext) -> Iterable[Finding]:
-        if self._tally is None or self._tally.tool is not tool or node.is_root:
-            self._tally = _SizeTally(tool)
+        # the tally lives in the run's context: rule instances outlive a run (cached plans)
+        tally = ctx.cache.get(_TALLY)
+        if tally is None or tally.tool is not tool or node.is_root:
+            tally = ctx.cache[_TALLY] = _SizeTally(tool)
         if ancestor_via(node, _NOT_ANALYSED_BELOW):
             return
         schema = node.schema
-        yield from self._sizes(node, schema, self._tally)
+        yield from self._sizes(node, schema, tally)
         if node.is_root:
             yield from self._root(node, schema)
         yield from self._keywords(node, schema)

@@ -68,6 +68,7 @@ from ._refs import DefinitionGraph
 from ...schema.regex_features import unsupported_regex_features
 
 STRICT = "anthropic-strict"
+_GRAPH = "P002:definition-graph"
 
 
 def is_strict_candidate(tool: ToolContract) -> bool:
@@ -90,9 +91,6 @@ class AnthropicStrictIncompatible(Rule):
     targets = frozenset({STRICT, "anthropic"})
     all_nodes = True
 
-    def __init__(self) -> None:
-        self._graph: DefinitionGraph | None = None
-
     def check_node(self, node: SchemaNode, tool: ToolContract, ctx: LintContext) -> Iterable[Finding]:
         schema = node.schema
         if node.is_root:
@@ -103,8 +101,10 @@ class AnthropicStrictIncompatible(Rule):
                               f"mode); make the root one object and move the alternatives into a property")
         if STRICT not in ctx.targets:
             return
-        if node.is_root or self._graph is None or self._graph.tool is not tool:
-            self._graph = DefinitionGraph(tool, node.pointer if node.is_root else "/inputSchema")
+        # per-tool state lives in the run's context: rule instances outlive a run (cached plans)
+        graph = ctx.cache.get(_GRAPH)
+        if node.is_root or graph is None or graph.tool is not tool:
+            graph = ctx.cache[_GRAPH] = DefinitionGraph(tool, node.pointer if node.is_root else "/inputSchema")
         label = property_label(node)
         for keyword in ANTHROPIC_STRICT_UNSUPPORTED_KEYWORDS:
             if keyword in schema:
@@ -114,7 +114,7 @@ class AnthropicStrictIncompatible(Rule):
                               Fix(f"remove '{keyword}'", safe=False, edits=(Edit("remove", f"{node.pointer}/{keyword}"),)))
         yield from self._objects_and_arrays(node, schema, label)
         yield from self._strings(node, schema, label)
-        yield from self._references(node, schema, label)
+        yield from self._references(node, schema, label, graph)
 
     def _objects_and_arrays(self, node: SchemaNode, schema: dict[str, Any], label: str) -> Iterable[Finding]:
         if "additionalProperties" in schema and schema["additionalProperties"] is not False:
@@ -148,7 +148,8 @@ class AnthropicStrictIncompatible(Rule):
                                                          f"{', '.join(features)} are not supported; rewrite it "
                                                          f"without them")
 
-    def _references(self, node: SchemaNode, schema: dict[str, Any], label: str) -> Iterable[Finding]:
+    def _references(self, node: SchemaNode, schema: dict[str, Any], label: str,
+                    graph: DefinitionGraph) -> Iterable[Finding]:
         if "allOf" in schema:
             branches = schema["allOf"] if isinstance(schema["allOf"], list) else []
             if "$ref" in schema or any(isinstance(b, dict) and "$ref" in b for b in branches):
@@ -161,8 +162,7 @@ class AnthropicStrictIncompatible(Rule):
             yield Finding(node.pointer + "/$ref", f"strict tool use does not support external references; "
                                                   f"{label} refers to '{ref}' — copy it into $defs")
             return
-        assert self._graph is not None
-        cycle = self._graph.add(node, ref)
+        cycle = graph.add(node, ref)
         if cycle:
             yield Finding(node.pointer + "/$ref", f"strict tool use does not support recursive schemas; {label} "
                                                   f"refers to '{ref}', which {cycle} — unroll it to a fixed depth")

@@ -79,6 +79,9 @@ def _walk_size(value: Any) -> int:
     return size
 
 
+_ESTIMATES = "P006:token-estimates"
+
+
 def estimate_tokens(tool: ToolContract) -> int:
     """Compact JSON of the MCP shape, in UTF-8 bytes, divided by 4 (rounded up)."""
     shape = tool.to_mcp()
@@ -96,20 +99,20 @@ class SchemaTooLarge(Rule):
     name = "schema-too-large"
     severity = Severity.WARNING
 
-    def __init__(self) -> None:
-        self._estimates: dict[int, tuple[ToolContract, int]] = {}
-
-    def _tokens(self, tool: ToolContract) -> int:
-        known = self._estimates.get(id(tool))
+    @staticmethod
+    def _tokens(tool: ToolContract, ctx: LintContext) -> int:
+        # kept in the run's context (check_tool and check_tools both ask): rule instances outlive a run
+        estimates = ctx.cache.setdefault(_ESTIMATES, {})
+        known = estimates.get(id(tool))
         if known is not None and known[0] is tool:
             return known[1]
         tokens = estimate_tokens(tool)
-        self._estimates[id(tool)] = (tool, tokens)
+        estimates[id(tool)] = (tool, tokens)
         return tokens
 
     def check_tool(self, tool: ToolContract, ctx: LintContext) -> Iterable[Finding]:
         budget = _budget(ctx, TOOL_BUDGET_KEY, TOOL_BUDGET_DEFAULT)
-        tokens = self._tokens(tool)
+        tokens = self._tokens(tool, ctx)
         if tokens > budget:
             yield Finding("", f"this tool costs about {tokens:,} prompt tokens on every turn (compact JSON / 4), "
                               f"over the budget of {budget:,} ({TOOL_BUDGET_KEY}); shorten descriptions, replace "
@@ -119,7 +122,7 @@ class SchemaTooLarge(Rule):
         if not tools:
             return
         budget = _budget(ctx, LIST_BUDGET_KEY, LIST_BUDGET_DEFAULT)
-        costs = [(self._tokens(tool), index) for index, tool in enumerate(tools)]
+        costs = [(self._tokens(tool, ctx), index) for index, tool in enumerate(tools)]
         total = sum(cost for cost, _ in costs)
         if total <= budget:
             return

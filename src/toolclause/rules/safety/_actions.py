@@ -14,9 +14,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from types import MappingProxyType
 from typing import Any, Iterable, Mapping
 
-from ...lexicon import VerbClass, english, identifier_words, is_hangul, stem_en, stem_ko, text_words, verb_class
+from ...lexicon import (VerbClass, changes_state, english, identifier_words, is_hangul, stem_en, stem_ko, text_words,
+                        verb_class)
 from ...model import ToolContract
 from ._words import NOUN_FOLLOWERS
 
@@ -139,16 +141,16 @@ def mutating_words(tool: ToolContract) -> list[str]:
     found = []
     if isinstance(tool.name, str):
         for word in identifier_words(tool.name):
-            if verb_class(word) & VerbClass.MUTATING and not _is_noun_verb(word):
+            if changes_state(word) and not _is_noun_verb(word):
                 found.append(word)
     if isinstance(tool.description, str):
         first = _SENTENCE_END.split(tool.description.strip(), 1)[0][:300]
         previous = ""
         for word in text_words(first):
             if is_hangul(word):
-                if verb_class(word) & VerbClass.MUTATING and word.endswith(_KO_VERBAL):
+                if changes_state(word) and word.endswith(_KO_VERBAL):
                     found.append(word)
-            elif (verb_class(word) & VerbClass.MUTATING and not _is_noun_verb(word)
+            elif (changes_state(word) and not _is_noun_verb(word)
                   and previous not in _DETERMINERS):
                 found.append(word)
             previous = word
@@ -157,10 +159,14 @@ def mutating_words(tool: ToolContract) -> list[str]:
 
 # --------------------------------------------------------------------------- annotations
 
+_NONE: Mapping[str, Any] = MappingProxyType({})
+
+
 def annotations(tool: ToolContract) -> Mapping[str, Any]:
     """The tool's annotations, or an empty mapping when absent or not an object."""
     value = tool.annotations
-    return value if isinstance(value, Mapping) else {}
+    # exact-class test first: an ABC isinstance check costs more than the rest of most callers
+    return value if value.__class__ is dict or isinstance(value, Mapping) else _NONE
 
 
 def hint(tool: ToolContract, key: str) -> bool | None:
@@ -171,7 +177,7 @@ def hint(tool: ToolContract, key: str) -> bool | None:
 
 def can_annotate(tool: ToolContract) -> bool:
     """Only MCP tools carry annotations; asking a BFCL function for readOnlyHint helps nobody."""
-    return tool.origin.format == "mcp" or isinstance(tool.annotations, Mapping)
+    return tool.origin.format == "mcp" or tool.annotations.__class__ is dict or isinstance(tool.annotations, Mapping)
 
 
 # --------------------------------------------------------------------------- parameters
