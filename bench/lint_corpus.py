@@ -15,6 +15,7 @@ import gc
 import json
 import os
 import pstats
+import subprocess
 import sys
 import tempfile
 import time
@@ -308,6 +309,21 @@ def toolclause_on_mcp(input_path: Path, config: LintConfig, repeat: int) -> dict
             "rules_note": f"active non-target rules ({len(ALL_RULES)} registered)", "by_source": seconds_by_source}
 
 
+def run_own_driver(input_path: Path, args: argparse.Namespace) -> dict[str, Any]:
+    """toolclause's side of the comparison, in a child process like each competitor's driver.
+
+    The child holds only the MCP input, as theirs do; this process also holds the
+    whole loaded corpus, and a bigger heap makes every garbage collection slower.
+    """
+    command = [sys.executable, str(Path(__file__).resolve()), "--drive-mcp", str(input_path),
+               "--repeat", str(args.repeat), "--clock", args.clock, "--select", args.select]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    for line in reversed(done.stdout.strip().splitlines()):
+        if line.startswith("{"):
+            return json.loads(line)
+    raise SystemExit(f"toolclause driver failed ({done.returncode}): {done.stderr.strip()[-500:]}")
+
+
 def run_competitors(input_path: Path, repeat: int, clock_name: str) -> list[dict[str, Any]]:
     results, install_problem = [], {}
     for comp in competitors.COMPETITORS:
@@ -406,9 +422,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--profile-limit", type=int, default=25)
     parser.add_argument("--select", default="ALL",
                         help="rule codes or prefixes to run, comma-separated (default ALL: every non-target rule)")
+    parser.add_argument("--drive-mcp", type=Path, metavar="INPUT",
+                        help="internal: time toolclause on the side-by-side input and print one JSON line")
     args = parser.parse_args(argv)
     global clock
     clock = CLOCKS[args.clock]
+    if args.drive_mcp:
+        pin_one_core()
+        config = LintConfig(select=tuple(c.strip().upper() for c in args.select.split(",") if c.strip()))
+        print(json.dumps(toolclause_on_mcp(args.drive_mcp, config, args.repeat)))
+        return 0
 
     started = time.perf_counter()
     sources = find_sources(args.corpora)
@@ -431,7 +454,7 @@ def main(argv: list[str] | None = None) -> int:
               "driven in-process through its Python API)\n")
         with tempfile.TemporaryDirectory(prefix="toolclause-bench-") as folder:
             input_path = write_mcp_input(sources, Path(folder))
-            ours = toolclause_on_mcp(input_path, config, args.repeat)
+            ours = run_own_driver(input_path, args)
             ours["input"] = str(input_path)
             others = run_competitors(input_path, args.competitor_repeat, args.clock)
             print_side_by_side(ours, others)

@@ -165,18 +165,19 @@ def test_threads_linting_at_once_get_the_findings_of_a_single_thread():
 
 
 def test_a_cached_plan_keeps_no_linted_tool_alive():
-    # rule instances outlive the run; per-run state (P001's tally, P002's graph, P006's
-    # estimates) lives in the run's context, so no tool is held after lint returns
+    # rule instances outlive the run; per-run state (P001's tally, P006's estimates,
+    # S005's reference index) lives in the run's context, so no tool is held after lint returns
     import sys
 
     doc = {"name": "t", "description": "Looks up the weather for a city.",
-           "inputSchema": {"type": "object", "properties": {"a": {"$ref": "#/$defs/A"}},
+           "inputSchema": {"type": "object", "properties": {"a": {"$ref": "#/$defs/A"},
+                                                            "n": {"type": "integer", "minimum": 1}},
                            "$defs": {"A": {"type": "object", "properties": {"next": {"$ref": "#/$defs/A"}}}}}}
     tools, _ = contracts_from_document(doc, "f.json")
     before = sys.getrefcount(tools[0])
     found = engine.lint_contracts(tools, LintConfig(targets=frozenset({"openai-strict", "anthropic-strict"})))
     assert {"P001", "P002", "P006"} <= {rule.code for rule in engine._plan_for(
         LintConfig(targets=frozenset({"openai-strict", "anthropic-strict"}))).rules}
-    assert any(d.code == "P002" for d in found)
+    assert {"P001", "P002", "S005"} <= {d.code for d in found}
     after = sys.getrefcount(tools[0])  # outside the assert: pytest's rewriting would hold one more
     assert after == before

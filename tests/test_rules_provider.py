@@ -97,18 +97,24 @@ def test_p002_strict_subset():
     assert any("backreference \\1" in m and "word boundary \\b" in m for m in messages)
     assert any("minItems 0 or 1" in m for m in messages) and any("'maxItems'" in m for m in messages)
     assert any("objects or arrays" in m for m in messages)
-    assert any("recursive" in m for m in messages) and any("external" in m for m in messages)
     assert not any("format 'ipv4'" in m for m in messages)
+    # recursion and external references are S005's for this target: reported once, not twice
+    assert not any("recursive" in m or "external" in m for m in messages)
+    s005 = [d.message for d in toolclause.lint(_tool(schema), select=["S005", "P002"], targets=["anthropic-strict"])
+            if d.code == "S005"]
+    assert any("recursive" in m for m in s005) and any("network reference" in m for m in s005)
 
 
-def test_p002_recursion_through_definitions():
+def test_anthropic_strict_recursion_through_definitions_is_one_s005_finding():
     schema = {**CLOSED, "properties": {"node": {"$ref": "#/$defs/A"}}, "required": ["node"],
               "$defs": {"A": {"type": "object", "properties": {"b": {"$ref": "#/$defs/B"}}},
                         "B": {"type": "object", "properties": {"a": {"$ref": "#/$defs/A"}}}}}
-    assert any("leads back" in d.message for d in _found(_tool(schema), "P002", ["anthropic-strict"]))
+    found = [d for d in toolclause.lint(_tool(schema), targets=["anthropic-strict"]) if "recursive" in d.message]
+    assert [d.code for d in found] == ["S005"]
+    assert "#/$defs/A → #/$defs/B → #/$defs/A" in found[0].message
     acyclic = {**CLOSED, "properties": {"x": {"$ref": "#/$defs/A"}, "y": {"$ref": "#/$defs/A"}},
                "$defs": {"A": {"type": "string"}}}
-    assert not any("recursive" in d.message for d in _found(_tool(acyclic), "P002", ["anthropic-strict"]))
+    assert not any("recursive" in d.message for d in toolclause.lint(_tool(acyclic), targets=["anthropic-strict"]))
 
 
 def test_p002_root_composition_is_reported_for_plain_anthropic_too():

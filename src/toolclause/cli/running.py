@@ -15,7 +15,7 @@ from typing import Callable, Iterable, Sequence
 
 from ..linting.baseline import BaselineError, dumps_baseline, filter_new, parse_baseline
 from ..linting.config import ConfigError, LintConfig, discover_config, parse_targets, read_config_file
-from ..linting.engine import LintReport, lint_contracts, lint_loaded, sort_key
+from ..linting.engine import LintReport, lint_contracts, lint_loaded, sort_diagnostics
 from ..linting.fix import SkippedFix
 from ..load import LoadResult, load_paths
 from ..model import Diagnostic, Severity, ToolContract
@@ -121,7 +121,7 @@ def lint_in_batches(tools: Sequence[ToolContract], config: LintConfig, progress:
     if batch:
         diagnostics.extend(lint_contracts(batch, config, ctx))
         progress(len(tools), len(tools))
-    diagnostics.sort(key=sort_key)
+    sort_diagnostics(diagnostics)
     return diagnostics
 
 

@@ -9,14 +9,16 @@ With the `anthropic-strict` target, reports what Anthropic's strict tool use
 - `additionalProperties` set to anything but `false`;
 - `maxItems`, and `minItems` other than 0 or 1;
 - an `enum` holding objects or arrays;
-- recursive schemas (a `$ref` back to `#` or to an enclosing definition, or a
-  cycle of definitions), external `$ref`s, `allOf` combined with `$ref`;
+- `allOf` combined with `$ref`;
 - a `format` other than date-time, time, date, duration, email, hostname, uri,
   ipv4, ipv6 and uuid;
 - a `pattern` with backreferences, lookaround or `\\b`/`\\B`;
 - over one request's limits, summed over every strict tool in the list: 20
   strict tools, 24 optional properties, 16 properties with a union type
   (`anyOf` or a type array).
+
+Recursive schemas and external `$ref`s, which strict tool use rejects too, are
+reported once, by S005 (unresolvable-ref), which resolves references fully.
 
 With the `anthropic` target as well as `anthropic-strict`, it reports `oneOf`,
 `anyOf` or `allOf` at the root of the input schema, which Anthropic rejects in
@@ -64,11 +66,9 @@ from ...targets import (ANTHROPIC_STRICT_FORMATS, ANTHROPIC_STRICT_MAX_OPTIONAL_
                         ANTHROPIC_STRICT_MIN_ITEMS, ANTHROPIC_STRICT_UNSUPPORTED_KEYWORDS)
 from ..base import Finding, LintContext, Rule
 from ..tightness._shapes import COMPOSITION, property_label
-from ._refs import DefinitionGraph
 from ...schema.regex_features import unsupported_regex_features
 
 STRICT = "anthropic-strict"
-_GRAPH = "P002:definition-graph"
 
 
 def is_strict_candidate(tool: ToolContract) -> bool:
@@ -101,10 +101,6 @@ class AnthropicStrictIncompatible(Rule):
                               f"mode); make the root one object and move the alternatives into a property")
         if STRICT not in ctx.targets:
             return
-        # per-tool state lives in the run's context: rule instances outlive a run (cached plans)
-        graph = ctx.cache.get(_GRAPH)
-        if node.is_root or graph is None or graph.tool is not tool:
-            graph = ctx.cache[_GRAPH] = DefinitionGraph(tool, node.pointer if node.is_root else "/inputSchema")
         label = property_label(node)
         for keyword in ANTHROPIC_STRICT_UNSUPPORTED_KEYWORDS:
             if keyword in schema:
@@ -114,7 +110,7 @@ class AnthropicStrictIncompatible(Rule):
                               Fix(f"remove '{keyword}'", safe=False, edits=(Edit("remove", f"{node.pointer}/{keyword}"),)))
         yield from self._objects_and_arrays(node, schema, label)
         yield from self._strings(node, schema, label)
-        yield from self._references(node, schema, label, graph)
+        yield from self._references(node, schema, label)
 
     def _objects_and_arrays(self, node: SchemaNode, schema: dict[str, Any], label: str) -> Iterable[Finding]:
         if "additionalProperties" in schema and schema["additionalProperties"] is not False:
@@ -148,24 +144,13 @@ class AnthropicStrictIncompatible(Rule):
                                                          f"{', '.join(features)} are not supported; rewrite it "
                                                          f"without them")
 
-    def _references(self, node: SchemaNode, schema: dict[str, Any], label: str,
-                    graph: DefinitionGraph) -> Iterable[Finding]:
+    def _references(self, node: SchemaNode, schema: dict[str, Any], label: str) -> Iterable[Finding]:
         if "allOf" in schema:
             branches = schema["allOf"] if isinstance(schema["allOf"], list) else []
             if "$ref" in schema or any(isinstance(b, dict) and "$ref" in b for b in branches):
                 yield Finding(node.pointer + "/allOf", f"strict tool use does not support allOf together with "
                                                        f"$ref ({label}); inline the referenced schema")
-        ref = schema.get("$ref")
-        if not isinstance(ref, str):
-            return
-        if not ref.startswith("#"):
-            yield Finding(node.pointer + "/$ref", f"strict tool use does not support external references; "
-                                                  f"{label} refers to '{ref}' — copy it into $defs")
-            return
-        cycle = graph.add(node, ref)
-        if cycle:
-            yield Finding(node.pointer + "/$ref", f"strict tool use does not support recursive schemas; {label} "
-                                                  f"refers to '{ref}', which {cycle} — unroll it to a fixed depth")
+        # recursion and external references: S005 reports them for this target
 
     # ------------------------------------------------------------------ per request
 
