@@ -25,6 +25,7 @@ from ..model import escape_token, resolve_pointer
 from ..schema.keywords import STANDARD_KEYWORDS, type_alias
 from ..targets import JSON_SCHEMA_TYPES
 from .base import Loss
+from ._nullability import disjoint, is_object, make_nullable, object_branches, to_openapi_nullable
 from .names import valid_names
 
 # Keywords that only annotate: dropping them changes nothing a validator checks.
@@ -49,25 +50,6 @@ def is_constraint(keyword: str) -> bool:
         keyword not in ANNOTATIONS
 
 
-def allows_null(schema: Any) -> bool:
-    """Whether null is valid here, read shallowly (a `$ref` counts as not allowing it)."""
-    if not isinstance(schema, dict):
-        return schema is True
-    types = schema.get("type")
-    if isinstance(types, str) and types != "null" or isinstance(types, list) and "null" not in types:
-        return False
-    if isinstance(schema.get("enum"), list) and None not in schema["enum"]:
-        return False
-    if "const" in schema and schema["const"] is not None or "$ref" in schema:
-        return False
-    for keyword in ("anyOf", "oneOf"):
-        if isinstance(schema.get(keyword), list):
-            return any(allows_null(b) for b in schema[keyword])
-    if isinstance(schema.get("allOf"), list):
-        return all(allows_null(b) for b in schema["allOf"])
-    return True
-
-
 class Projector:
     """Project one schema (a tool's input schema, or a structured-output schema)."""
 
@@ -85,9 +67,9 @@ class Projector:
     def project_root(self) -> dict[str, Any]:
         schema = self._resolve_root_composition(self.root)
         out = self.node(schema, self.base, depth=0, required_here=True, is_root=True)
-        if "type" not in out and (isinstance(out.get("properties"), dict) or _object_branches(out)):
+        if "type" not in out and (isinstance(out.get("properties"), dict) or object_branches(out)):
             out = {"type": "object", **out}  # a root of properties, or of object alternatives, is an object
-        if self.profile.root_object and not _is_object(out):
+        if self.profile.root_object and not is_object(out):
             self.lose(self.base, "type", f"the root is not an object ({json.dumps(self.root.get('type'))}); "
                                          f"the tool cannot be exported with its arguments")
             out = {"type": "object", "properties": {}}
@@ -255,7 +237,7 @@ class Projector:
     def _alternatives(self, key: str, branches: list[Any], here: str, depth: int, out: dict[str, Any]) -> None:
         projected = [self.node(b, f"{here}/{i}", depth) for i, b in enumerate(branches)]
         if key == "oneOf" and self.profile.one_of_to_any_of:
-            if not _disjoint(branches):
+            if not disjoint(branches):
                 self.lose(here, "oneOf", "oneOf became anyOf: a value matching several alternatives is no "
                                          "longer rejected")
             key = "anyOf"
@@ -362,11 +344,11 @@ class Projector:
                 self.lose(f"{src}/{escape_token(key)}", key,
                           f"'{key}': {json.dumps(value, ensure_ascii=False)[:60]} is not supported by the target; "
                           f"it is stated in the description but no longer enforced")
-        if _is_object(out):
+        if is_object(out):
             self._close(out, src, root=is_root, had_extra=schema.get("additionalProperties"),
                         had_properties=isinstance(schema.get("properties"), dict))
         if p.openapi:
-            self._openapi_nullable(out)
+            to_openapi_nullable(out)
 
     def _any(self, src: str, out: dict[str, Any]) -> dict[str, Any]:
         self.lose(src, "type", "any JSON value was narrowed to a string, number, boolean or null (the target "
@@ -401,91 +383,3 @@ class Projector:
                 if name not in required:
                     out["properties"][name] = make_nullable(sub)
             out["required"] = list(out["properties"])
-
-    def _openapi_nullable(self, out: dict[str, Any]) -> None:
-        """OpenAPI has one type and `nullable`: rewrite type arrays and anyOf[X, null]."""
-        types = out.get("type")
-        if isinstance(types, list):
-            non_null = [t for t in types if t != "null"]
-            if "null" in types:
-                out["nullable"] = True
-            if len(non_null) == 1:
-                out["type"] = non_null[0]
-            else:
-                del out["type"]
-                out["anyOf"] = [{"type": t} for t in non_null]
-        branches = out.get("anyOf")
-        if isinstance(branches, list):
-            nulls = [b for b in branches if b in ({"type": "null"}, {"nullable": True})]
-            rest = [b for b in branches if b not in nulls]
-            if nulls:
-                out["nullable"] = True
-                if len(rest) == 1 and not (set(rest[0]) & set(out) - {"description"}):
-                    del out["anyOf"]
-                    description = out.pop("description", None)
-                    out.update(rest[0])
-                    if description and "description" not in rest[0]:
-                        out["description"] = description
-                else:
-                    out["anyOf"] = rest
-        if out.get("type") == "null":
-            out.pop("type")
-            out["nullable"] = True
-
-
-def make_nullable(schema: dict[str, Any]) -> dict[str, Any]:
-    """The same schema, also accepting null (the strict form of an optional property)."""
-    if allows_null(schema):
-        return schema
-    out = dict(schema)
-    if "const" in out:
-        out["enum"] = [out.pop("const")]
-    if "$ref" in out:
-        description = out.pop("description", None)
-        wrapped: dict[str, Any] = {"anyOf": [out, {"type": "null"}]}
-        if description is not None:
-            wrapped["description"] = description
-        return wrapped
-    types = out.get("type")
-    if isinstance(types, str):
-        out["type"] = [types, "null"]
-    elif isinstance(types, list):
-        out["type"] = [*types, "null"] if "null" not in types else types
-    elif isinstance(out.get("anyOf"), list):
-        out["anyOf"] = [*out["anyOf"], {"type": "null"}]
-        return out
-    else:
-        return {"anyOf": [out, {"type": "null"}]}
-    if isinstance(out.get("enum"), list) and None not in out["enum"]:
-        out["enum"] = [*out["enum"], None]
-    return out
-
-
-def _is_object(schema: dict[str, Any]) -> bool:
-    types = schema.get("type")
-    return types == "object" or isinstance(types, list) and "object" in types
-
-
-def _object_branches(schema: dict[str, Any]) -> bool:
-    """A composition whose every branch is an object (so the node itself can say `type: object`)."""
-    for keyword in ("anyOf", "oneOf", "allOf"):
-        branches = schema.get(keyword)
-        if isinstance(branches, list) and branches and all(isinstance(b, dict) and _is_object(b) for b in branches):
-            return True
-    return False
-
-
-def _disjoint(branches: list[Any]) -> bool:
-    """True when no value can match two branches (different types, or different constants)."""
-    types, consts = [], []
-    for b in branches:
-        if not isinstance(b, dict):
-            return False
-        if isinstance(b.get("type"), str):
-            types.append(b["type"])
-        if "const" in b:
-            consts.append(json.dumps(b["const"], sort_keys=True))
-    if len(types) == len(branches) and len(set(types)) == len(types) and not {"number", "integer"} <= set(types):
-        return True
-    return len(consts) == len(branches) and len(set(consts)) == len(consts)
-

@@ -21,7 +21,8 @@ from ..targets import (ANTHROPIC_STRICT_FORMATS, ANTHROPIC_STRICT_MIN_ITEMS, GEM
                        OPENAI_STRICT_LARGE_STRING_ENUM_CHARS, OPENAI_STRICT_MAX_ENUM_VALUES, OPENAI_STRICT_MAX_NESTING,
                        OPENAI_STRICT_MAX_PROPERTIES, OPENAI_STRICT_MAX_TOTAL_CHARS, PROPERTY_NAME_RULES, NameRule)
 from .base import Loss
-from ._projector import Projector, allows_null, make_nullable
+from ._nullability import allows_null, make_nullable
+from ._projector import Projector
 
 __all__ = ["PROFILES", "Profile", "Projection", "allows_null", "make_nullable", "project", "openai_size_losses"]
 

@@ -1,0 +1,119 @@
+"""Null and shape facts the projector needs, kept apart from its walk.
+
+Strict modes have no optional properties: an optional one becomes required and
+nullable (`make_nullable`); OpenAPI (Gemini) spells null as `nullable: true`
+instead of a type (`to_openapi_nullable`).  The shape tests say when a
+composition is an object, and when `oneOf` may safely become `anyOf`.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+
+def allows_null(schema: Any) -> bool:
+    """Whether null is valid here, read shallowly (a `$ref` counts as not allowing it)."""
+    if not isinstance(schema, dict):
+        return schema is True
+    types = schema.get("type")
+    if isinstance(types, str) and types != "null" or isinstance(types, list) and "null" not in types:
+        return False
+    if isinstance(schema.get("enum"), list) and None not in schema["enum"]:
+        return False
+    if "const" in schema and schema["const"] is not None or "$ref" in schema:
+        return False
+    for keyword in ("anyOf", "oneOf"):
+        if isinstance(schema.get(keyword), list):
+            return any(allows_null(b) for b in schema[keyword])
+    if isinstance(schema.get("allOf"), list):
+        return all(allows_null(b) for b in schema["allOf"])
+    return True
+
+
+def make_nullable(schema: dict[str, Any]) -> dict[str, Any]:
+    """The same schema, also accepting null (the strict form of an optional property)."""
+    if allows_null(schema):
+        return schema
+    out = dict(schema)
+    if "const" in out:
+        out["enum"] = [out.pop("const")]
+    if "$ref" in out:
+        description = out.pop("description", None)
+        wrapped: dict[str, Any] = {"anyOf": [out, {"type": "null"}]}
+        if description is not None:
+            wrapped["description"] = description
+        return wrapped
+    types = out.get("type")
+    if isinstance(types, str):
+        out["type"] = [types, "null"]
+    elif isinstance(types, list):
+        out["type"] = [*types, "null"] if "null" not in types else types
+    elif isinstance(out.get("anyOf"), list):
+        out["anyOf"] = [*out["anyOf"], {"type": "null"}]
+        return out
+    else:
+        return {"anyOf": [out, {"type": "null"}]}
+    if isinstance(out.get("enum"), list) and None not in out["enum"]:
+        out["enum"] = [*out["enum"], None]
+    return out
+
+
+def to_openapi_nullable(out: dict[str, Any]) -> None:
+    """OpenAPI has one type and `nullable`: rewrite type arrays and anyOf[X, null]."""
+    types = out.get("type")
+    if isinstance(types, list):
+        non_null = [t for t in types if t != "null"]
+        if "null" in types:
+            out["nullable"] = True
+        if len(non_null) == 1:
+            out["type"] = non_null[0]
+        else:
+            del out["type"]
+            out["anyOf"] = [{"type": t} for t in non_null]
+    branches = out.get("anyOf")
+    if isinstance(branches, list):
+        nulls = [b for b in branches if b in ({"type": "null"}, {"nullable": True})]
+        rest = [b for b in branches if b not in nulls]
+        if nulls:
+            out["nullable"] = True
+            if len(rest) == 1 and not (set(rest[0]) & set(out) - {"description"}):
+                del out["anyOf"]
+                description = out.pop("description", None)
+                out.update(rest[0])
+                if description and "description" not in rest[0]:
+                    out["description"] = description
+            else:
+                out["anyOf"] = rest
+    if out.get("type") == "null":
+        out.pop("type")
+        out["nullable"] = True
+
+
+def is_object(schema: dict[str, Any]) -> bool:
+    types = schema.get("type")
+    return types == "object" or isinstance(types, list) and "object" in types
+
+
+def object_branches(schema: dict[str, Any]) -> bool:
+    """A composition whose every branch is an object (so the node itself can say `type: object`)."""
+    for keyword in ("anyOf", "oneOf", "allOf"):
+        branches = schema.get(keyword)
+        if isinstance(branches, list) and branches and all(isinstance(b, dict) and is_object(b) for b in branches):
+            return True
+    return False
+
+
+def disjoint(branches: list[Any]) -> bool:
+    """True when no value can match two branches (different types, or different constants)."""
+    types, consts = [], []
+    for b in branches:
+        if not isinstance(b, dict):
+            return False
+        if isinstance(b.get("type"), str):
+            types.append(b["type"])
+        if "const" in b:
+            consts.append(json.dumps(b["const"], sort_keys=True))
+    if len(types) == len(branches) and len(set(types)) == len(types) and not {"number", "integer"} <= set(types):
+        return True
+    return len(consts) == len(branches) and len(set(consts)) == len(consts)
