@@ -212,6 +212,7 @@ def test_cli_never_writes_standard_input_back(with_test_rule):
     result = CliRunner().invoke(cli, ["lint", "-", "--select", "X901", "--fix"], input=text)
     assert result.exit_code == 1
     assert "standard input is never written back" in result.output
+    assert "[safe: --fix applies it to a saved file]" in result.output
 
 
 def test_cli_fix_edits_a_value_in_a_parameter_record_in_place(tmp_path, monkeypatch, with_test_rule):

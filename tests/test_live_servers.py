@@ -87,6 +87,14 @@ def test_every_page_of_tools_list_is_read(pids):
     assert_reaped(pids())
 
 
+def test_a_live_servers_safe_fixes_point_to_a_saved_file(pids):
+    # --fix cannot write into a running server: the hint must not promise it would
+    result = lint("--server", command("paged"), "--select", "C001")
+    assert result.exit_code == 0, result.output  # C001 is a warning
+    assert "[safe: --fix applies it to a saved file]" in result.output
+    assert "[safe: --fix applies it]" not in result.output
+
+
 def test_a_poisoned_server_is_caught(pids):
     result = lint("--server", command("poisoned"), "--select", "X007")
     assert result.exit_code == 1

@@ -16,7 +16,7 @@ from typing import Callable, Iterable, Sequence
 from ..linting.baseline import BaselineError, dumps_baseline, filter_new, parse_baseline
 from ..linting.config import ConfigError, LintConfig, discover_config, parse_targets, read_config_file
 from ..linting.engine import LintReport, lint_contracts, lint_loaded, sort_diagnostics
-from ..linting.fix import SkippedFix
+from ..linting.fix import SkippedFix, can_write_back
 from ..load import LoadResult, load_paths
 from ..model import Diagnostic, Severity, ToolContract
 from ..rules import BY_CODE
@@ -184,7 +184,7 @@ def _fix(request: LintRequest, loaded: LoadResult, report: LintReport, config: L
             break
         loaded = _reload_after_fix(request, loaded)
         report = lint_loaded_result(loaded, config, progress)
-    remaining = [d for d in report.diagnostics if d.fix is not None and d.fix.safe and d.fix.edits and d.file != "-"]
+    remaining = [d for d in report.diagnostics if d.fix is not None and d.fix.safe and d.fix.edits and can_write_back(d.file)]
     reported = {id(s.diagnostic) for s in total.skipped}
     total.skipped.extend(SkippedFix(d, f"still present after {MAX_FIX_PASSES} passes of --fix")
                          for d in remaining if id(d) not in reported and any(d.file == f for f in total.files_changed))

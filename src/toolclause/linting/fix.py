@@ -45,6 +45,16 @@ class FixOutcome:
         return bool(self.applied)
 
 
+def can_write_back(file: str | None) -> bool:
+    """Whether --fix can write where a finding came from: a file, not standard input,
+    a live server ("server:…", an http(s) URL) or an in-memory object ("<…>").
+
+    >>> [can_write_back(f) for f in ("tools.json", "-", "server:python srv.py", "https://x/mcp", "<object>")]
+    [True, False, False, False, False]
+    """
+    return bool(file) and file != "-" and not file.startswith(("<", "server:", "http://", "https://"))
+
+
 def safe_edits(diagnostic: Diagnostic) -> tuple[Edit, ...]:
     """The edits `--fix` may apply for a diagnostic (none unless its fix is safe)."""
     fix = diagnostic.fix

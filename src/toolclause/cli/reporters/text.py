@@ -16,6 +16,7 @@ from typing import Iterable
 from rich.color import ColorSystem
 from rich.style import Style
 
+from ...linting.fix import can_write_back
 from ...model import Diagnostic, Severity
 from .base import LintRun, plural
 
@@ -67,7 +68,9 @@ def _diagnostic_lines(d: Diagnostic, width: int, paint: _Painter) -> list[str]:
     if d.fix is not None:
         hint = " " * (6 + width) + paint("fix: ", "green") + _safe(d.fix.description)
         if d.fix.safe and d.fix.edits:
-            hint += paint("  [safe: --fix applies it]", "dim")
+            # a live server's or standard input's tools cannot be written back: say where --fix works
+            hint += paint("  [safe: --fix applies it]" if can_write_back(d.file)
+                          else "  [safe: --fix applies it to a saved file]", "dim")
         lines.append(hint)
     return lines
 
