@@ -18,6 +18,7 @@ from typing import IO, Iterator, Sequence
 import click
 
 from .. import __version__
+from .._gc import gc_paused
 from ..load import INPUT_FORMATS
 from . import diffing
 from .reporters import REPORTERS
@@ -142,7 +143,9 @@ def lint_command(paths: tuple[str, ...], targets: str | None, output_format: str
     except CliError as exc:
         raise CommandError(str(exc)) from None
     color = output is None and output_format == "text" and wants_color(sys.stdout)
-    _emit(REPORTERS[output_format](run, color=color), output, color)
+    with gc_paused():  # a report of 60,000 findings is acyclic dicts and strings: see toolclause._gc
+        rendered = REPORTERS[output_format](run, color=color)
+    _emit(rendered, output, color)
     code = exit_code(run, config.fail_on)
     if output_format != "text":
         # the machine formats have fixed shapes; what --fix and the baseline did goes to stderr
