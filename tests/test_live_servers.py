@@ -2,7 +2,7 @@
 
 The servers (tests/fixtures/servers/) are written with the official SDK: a clean one
 with a declared widget, one whose widgets are wired wrong, a poisoned one, one that
-pages its tools/list, and three broken ones (crashes on start, prints garbage on
+pages its tools/list, one behind a bearer token, and three broken ones (crashes on start, prints garbage on
 stdout, never answers).  Each server records its pid so the tests can prove that
 the linter reaps every process it starts, whatever happened.
 """
@@ -16,7 +16,9 @@ import socket
 import subprocess
 import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
 import pytest
 from click.testing import CliRunner
@@ -196,12 +198,11 @@ def _free_port() -> int:
         return probe.getsockname()[1]
 
 
-@pytest.fixture(scope="module")
-def http_url():
-    """widgets_broken served over Streamable HTTP on a free localhost port, for the whole module."""
+@contextmanager
+def http_server(*argv: str) -> Iterator[str]:
+    """A fixture server run as `python SCRIPT ... PORT` on a free localhost port; yields its /mcp URL."""
     port = _free_port()
-    process = subprocess.Popen([sys.executable, str(SERVERS / "widgets_broken.py"), "http", str(port)],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    process = subprocess.Popen([sys.executable, *argv, str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
         deadline = time.monotonic() + 20
         while True:
@@ -224,6 +225,20 @@ def http_url():
             process.wait()
 
 
+@pytest.fixture(scope="module")
+def http_url():
+    """widgets_broken served over Streamable HTTP, for the whole module."""
+    with http_server(str(SERVERS / "widgets_broken.py"), "http") as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def guarded_url():
+    """A server behind a bearer token (401 without it), for the whole module."""
+    with http_server(str(SERVERS / "guarded.py")) as url:
+        yield url
+
+
 def test_a_server_over_streamable_http(http_url):
     report = lint_json("--url", http_url, "--select", "W,S,X007")
     assert report["tools"] == 2
@@ -244,3 +259,36 @@ def test_a_wrong_path_and_a_closed_port(http_url):
     closed = f"http://127.0.0.1:{_free_port()}/mcp"
     line = one_line_error(lint("--url", closed))
     assert f"server {closed}: cannot connect" in line
+
+
+# --------------------------------------------------------------------------- credentials
+
+GUARD_TOKEN = "fixture-secret-7f3a"  # tests/fixtures/servers/guarded.py
+
+
+def test_a_server_behind_a_token_is_linted_with_header(guarded_url):
+    report = lint_json("--url", guarded_url, "--header", f"Authorization: Bearer {GUARD_TOKEN}")
+    assert report["tools"] == 1
+    assert {d["tool"] for d in report["diagnostics"]} <= {"list_invoices"}
+    loaded = toolclause.mcp.load_url(guarded_url, headers={"Authorization": f"Bearer {GUARD_TOKEN}"})
+    assert [t.name for t in loaded.tools] == ["list_invoices"]
+
+
+def test_a_401_says_credentials_are_needed_and_how_to_pass_them(guarded_url):
+    line = one_line_error(lint("--url", guarded_url))
+    assert f"server {guarded_url} needs credentials (HTTP 401 Unauthorized)" in line
+    assert "--header 'Authorization: Bearer <token>'" in line
+
+
+def test_refused_credentials_are_named_but_never_echoed(guarded_url):
+    line = one_line_error(lint("--url", guarded_url, "--header", "Authorization: Bearer wrong-token-9d1c"))
+    assert "refused the credentials given with --header (HTTP 401" in line
+    assert "wrong-token-9d1c" not in line
+
+
+def test_header_usage_errors_never_echo_the_value():
+    result = lint("--url", "http://127.0.0.1:1/mcp", "--header", "Bearer s3cret-only-value")
+    assert result.exit_code == 2 and "'Name: value'" in result.output
+    assert "s3cret-only-value" not in result.output
+    result = lint("tools.json", "--header", "Authorization: Bearer x")
+    assert result.exit_code == 2 and "--header goes with --url" in result.output

@@ -9,6 +9,7 @@ line naming the file and the problem.
 from __future__ import annotations
 
 import os
+import re
 import sys
 import traceback
 from contextlib import contextmanager
@@ -98,6 +99,22 @@ def cli() -> None:
     """LLM tool definitions as contracts: linted, exported, versioned and enforced."""
 
 
+_HEADER_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")  # an HTTP token (RFC 9110)
+
+
+def _http_headers(ctx: click.Context, param: click.Parameter,
+                  values: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    """'Name: value' pairs; a malformed one is refused without echoing its value (it may be a secret)."""
+    out = []
+    for value in values:
+        name, colon, rest = value.partition(":")
+        if not colon or not _HEADER_NAME.fullmatch(name.strip()):
+            raise click.BadParameter("write each header as 'Name: value', e.g. 'Authorization: Bearer <token>'",
+                                     ctx, param)
+        out.append((name.strip(), rest.strip()))
+    return tuple(out)
+
+
 @cli.command("lint")
 @click.argument("paths", nargs=-1)
 @click.option("--target", "targets", callback=_comma_choice, metavar="LIST",
@@ -119,23 +136,28 @@ def cli() -> None:
 @click.option("--server", metavar="CMD", help="Lint a live MCP server: start CMD (quoted, with its arguments) "
                                                 "and talk to it over stdio.")
 @click.option("--url", metavar="URL", help="Lint a live MCP server over Streamable HTTP (e.g. http://localhost:8000/mcp).")
+@click.option("--header", "headers", multiple=True, callback=_http_headers, metavar="'NAME: VALUE'",
+              help="--url: send this HTTP header with every request (repeatable), e.g. "
+                   "--header \"Authorization: Bearer $TOKEN\".")
 @click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=30.0, show_default=True,
               metavar="SECONDS", help="--server/--url: how long the server may take to start and list everything.")
 def lint_command(paths: tuple[str, ...], targets: str | None, output_format: str, select: str | None,
                  ignore: str | None, fail_on: str | None, fix: bool, config_file: str | None,
                  baseline: str | None, write_baseline: str | None, input_format: str, output: str | None,
-                 server: str | None, url: str | None, timeout: float) -> None:
+                 server: str | None, url: str | None, headers: tuple[tuple[str, str], ...], timeout: float) -> None:
     """Lint tool definitions in PATHS (files or folders; - for standard input), or a live MCP server."""
     if server is not None and url is not None:
         raise click.UsageError("give --server or --url, not both")
     if (server is not None or url is not None) and paths:
         raise click.UsageError("lint either PATHS or a live server (--server/--url), not both in one run")
+    if headers and url is None:
+        raise click.UsageError("--header goes with --url (HTTP headers for a server reached over Streamable HTTP)")
     if not paths and server is None and url is None:
         raise click.UsageError("give at least one PATH (a file, a folder, or - for standard input), "
                                "or a live server with --server CMD or --url URL")
     request = LintRequest(paths=paths, targets=targets, select=select, ignore=ignore, fail_on=fail_on, fix=fix,
                           config_file=config_file, baseline=baseline, write_baseline=write_baseline,
-                          input_format=input_format, server=server, url=url, timeout=timeout)
+                          input_format=input_format, server=server, url=url, headers=headers, timeout=timeout)
     show_progress = bool(getattr(sys.stderr, "isatty", None) and sys.stderr.isatty())
     try:
         with progress_bar(show_progress) as progress:

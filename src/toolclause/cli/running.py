@@ -54,6 +54,7 @@ class LintRequest:
     # cwd anchors the configuration search and baseline paths
     server: str | None = None  # a live server's command line (stdio)…
     url: str | None = None  # …or its Streamable HTTP URL, instead of paths
+    headers: tuple[tuple[str, str], ...] = ()  # HTTP headers for --url (credentials)
     timeout: float = 30.0  # seconds a live server may take to start and list everything
 
 
@@ -150,7 +151,7 @@ def _load_live(request: LintRequest) -> LoadResult:
         if request.server is not None:
             return load_server(request.server, request.timeout)
         assert request.url is not None
-        return load_url(request.url, request.timeout)
+        return load_url(request.url, request.timeout, dict(request.headers))
     except LiveServerError as exc:
         raise CliError(str(exc)) from None
 

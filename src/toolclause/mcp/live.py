@@ -19,8 +19,8 @@ import logging
 import os
 import shlex
 import tempfile
-from contextlib import contextmanager
-from typing import IO, Any, AsyncContextManager, Callable, Iterator
+from contextlib import asynccontextmanager, contextmanager
+from typing import IO, Any, AsyncContextManager, AsyncIterator, Callable, Iterator, Mapping
 
 import anyio
 import mcp_types as types
@@ -57,19 +57,56 @@ def snapshot_server(command: str, timeout: float = DEFAULT_TIMEOUT, cwd: str | N
         return _run(lambda: stdio_client(params, errlog=errlog), label, timeout, errlog, argv[0])
 
 
-def snapshot_url(url: str, timeout: float = DEFAULT_TIMEOUT) -> dict[str, Any]:
-    """Connect to a Streamable HTTP MCP server at `url` and return its snapshot document."""
+def snapshot_url(url: str, timeout: float = DEFAULT_TIMEOUT,
+                 headers: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """Connect to a Streamable HTTP MCP server at `url` and return its snapshot document.
+
+    `headers` go with every request (`{"Authorization": "Bearer …"}` for a hosted
+    server); their values never appear in an error message.
+    """
     if not url.startswith(("http://", "https://")):
         raise LiveServerError(f"--url {url!r}: give an http:// or https:// URL (e.g. http://localhost:8000/mcp)")
-    return _run(lambda: streamable_http_client(url), f"server {url}", timeout, None, None)
+    status = _HttpStatus(bool(headers))
+
+    @asynccontextmanager
+    async def connect() -> AsyncIterator[Any]:
+        import httpx2  # the SDK's HTTP client; only --url needs it
+
+        # the SDK's own client settings (30 s to connect, 300 s to read a stream), plus the
+        # caller's headers and a hook that keeps the status the SDK reports only as "an error"
+        client = httpx2.AsyncClient(headers=dict(headers or {}), timeout=httpx2.Timeout(30.0, read=300.0),
+                                    event_hooks={"response": [status.record]})
+        async with client, streamable_http_client(url, http_client=client) as streams:
+            yield streams
+
+    return _run(connect, f"server {url}", timeout, None, None, status)
 
 
 def load_server(command: str, timeout: float = DEFAULT_TIMEOUT, cwd: str | None = None) -> LoadResult:
     return _contracts(snapshot_server(command, timeout, cwd), f"server:{command}")
 
 
-def load_url(url: str, timeout: float = DEFAULT_TIMEOUT) -> LoadResult:
-    return _contracts(snapshot_url(url, timeout), url)
+def load_url(url: str, timeout: float = DEFAULT_TIMEOUT, headers: Mapping[str, str] | None = None) -> LoadResult:
+    return _contracts(snapshot_url(url, timeout, headers), url)
+
+
+class _HttpStatus:
+    """The last HTTP error status a server answered with (the SDK turns a 401 into "an error response")."""
+
+    def __init__(self, sent_headers: bool) -> None:
+        self.sent_headers = sent_headers
+        self.code: int | None = None
+
+    async def record(self, response: Any) -> None:
+        if response.status_code >= 400:
+            self.code = response.status_code
+
+    def explain(self, label: str) -> str | None:
+        if self.code in (401, 403):
+            refused = "refused the credentials given with --header" if self.sent_headers else "needs credentials"
+            return (f"{label} {refused} (HTTP {self.code} {'Unauthorized' if self.code == 401 else 'Forbidden'}); "
+                    f"pass them with --header 'Authorization: Bearer <token>' (or the header the server documents)")
+        return None
 
 
 def _contracts(snapshot: dict[str, Any], file: str) -> LoadResult:
@@ -80,13 +117,13 @@ def _contracts(snapshot: dict[str, Any], file: str) -> LoadResult:
 # --------------------------------------------------------------------------- the session
 
 def _run(connect: Callable[[], AsyncContextManager[Any]], label: str, timeout: float,
-         errlog: IO[str] | None, program: str | None) -> dict[str, Any]:
+         errlog: IO[str] | None, program: str | None, status: _HttpStatus | None = None) -> dict[str, Any]:
     with _quiet_sdk():
-        return anyio.run(_snapshot, connect, label, timeout, errlog, program)
+        return anyio.run(_snapshot, connect, label, timeout, errlog, program, status)
 
 
 async def _snapshot(connect: Callable[[], AsyncContextManager[Any]], label: str, timeout: float,
-                    errlog: IO[str] | None, program: str | None) -> dict[str, Any]:
+                    errlog: IO[str] | None, program: str | None, status: _HttpStatus | None) -> dict[str, Any]:
     phase = ["start"]  # what the server was asked last, for the error message
     garbage: list[str] = []
     scope = anyio.CancelScope()
@@ -106,7 +143,8 @@ async def _snapshot(connect: Callable[[], AsyncContextManager[Any]], label: str,
     except Exception as exc:  # noqa: BLE001 - every failure becomes one line naming the server
         if garbage:
             raise LiveServerError(_garbage_message(label, garbage[0])) from None
-        raise LiveServerError(_explain(_innermost(exc), label, phase[0], timeout, errlog, program)) from None
+        refused = status.explain(label) if status is not None else None
+        raise LiveServerError(refused or _explain(_innermost(exc), label, phase[0], timeout, errlog, program)) from None
     if garbage:
         raise LiveServerError(_garbage_message(label, garbage[0]))
     if snapshot is None:  # pragma: no cover - the scope is only cancelled with garbage recorded
