@@ -20,15 +20,17 @@ import sys
 import tempfile
 import time
 from collections import Counter, defaultdict
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import competitors  # noqa: E402  (bench/competitors.py, stdlib only)
 
 from toolclause import __version__  # noqa: E402
 from toolclause.linting.config import LintConfig, parse_targets  # noqa: E402
+from toolclause.linting import engine as engine_module  # noqa: E402
 from toolclause.linting.engine import active_rules, forget_plans, lint_contracts, lint_loaded  # noqa: E402
 from toolclause.load import contracts_from_document, load_file, load_paths  # noqa: E402
 from toolclause.model import ToolContract  # noqa: E402
@@ -245,6 +247,73 @@ def print_target_cost(sources: list[SourceRun], repeat: int) -> None:
     print("\n  rules may also look at the selected targets, so the default rules can cost more with targets on")
 
 
+def mcp_lists(sources: list[SourceRun]) -> list[list[Any]]:
+    """[source, group, [mcp_tool, ...]] for every tool list of the corpus: the side-by-side input."""
+    lists: list[list[Any]] = []
+    for source in sources:
+        by_group: dict[str, list[dict]] = defaultdict(list)
+        for tool in source.tools:
+            by_group[tool.origin.group].append(tool.to_mcp())
+        lists.extend([source.name, group, tools] for group, tools in by_group.items())
+    return lists
+
+
+@contextmanager
+def rules_do_nothing() -> Iterator[None]:
+    """Every rule's checks answer nothing: what is left is the walk, the dispatch and the placers."""
+    saved = [(cls, name, cls.__dict__[name]) for cls in ALL_RULES
+             for name in ("check_node", "check_tool", "check_tools") if name in cls.__dict__]
+    try:
+        for cls, name, _ in saved:
+            setattr(cls, name, lambda self, *args: ())
+        yield
+    finally:
+        for cls, name, method in saved:
+            setattr(cls, name, method)
+        forget_plans()
+
+
+def print_floor(sources: list[SourceRun], config: LintConfig, repeat: int, competitor_rate: float | None) -> None:
+    """Where the time goes on the side-by-side input, and what a ratio target leaves for the rules."""
+    lists = mcp_lists(sources)
+    tools = sum(len(t) for _, _, t in lists)
+
+    def convert() -> list[list[ToolContract]]:
+        return [contracts_from_document(t, source, group_prefix=f"{g}|")[0] for source, g, t in lists]
+
+    converted = convert()
+
+    def lint_all() -> int:
+        return sum(len(lint_contracts(contracts, config)) for contracts in converted)
+
+    convert_s, _ = best_of(repeat, convert)
+    with rules_do_nothing():
+        walk_s, _ = best_of(repeat, lint_all)
+    lint_s, findings = best_of(repeat, lint_all)
+    with_diagnostics = engine_module._to_diagnostic
+    engine_module._to_diagnostic = lambda rule, level, placer, finding: finding
+    try:
+        bare_s, _ = best_of(repeat, lint_all)
+    finally:
+        engine_module._to_diagnostic = with_diagnostics
+    per_tool = lambda seconds: f"{seconds / tools * 1e6:,.1f}"  # noqa: E731
+    print(f"\n## 1d. the floor: where one cold pass over the {tools:,} side-by-side tools goes, best of {repeat}\n")
+    rows = [["convert MCP objects to contracts", f"{convert_s:.3f}", per_tool(convert_s)],
+            ["walk + dispatch + placers (every rule a no-op)", f"{walk_s:.3f}", per_tool(walk_s)],
+            [f"building the {findings:,} diagnostics (placing pointers, fixes)", f"{lint_s - bare_s:.3f}",
+             per_tool(lint_s - bare_s)],
+            ["the rules' own logic", f"{bare_s - walk_s:.3f}", per_tool(bare_s - walk_s)],
+            ["total (convert + lint)", f"{convert_s + lint_s:.3f}", per_tool(convert_s + lint_s)]]
+    table(["part", "s", "µs/tool"], rows)
+    if competitor_rate:
+        budget = 1e6 / (TARGET_RATIO * competitor_rate)
+        fixed = (convert_s + walk_s + lint_s - bare_s) / tools * 1e6
+        rules = len(active_rules(config))
+        print(f"\n  {TARGET_RATIO:.0f}× the fastest other linter ({competitor_rate:,.0f} tools/s) allows {budget:,.1f} µs a "
+              f"tool; after the parts above, {budget - fixed:,.1f} µs are left for the logic of {rules} rules "
+              f"({(budget - fixed) / rules:,.2f} µs a rule a tool; now {(bare_s - walk_s) / tools * 1e6 / rules:,.2f})")
+
+
 def print_per_rule(sources: list[SourceRun], repeat: int) -> None:
     """Each rule alone (targets all, so target rules run too) over contracts whose positions are already cached."""
     tools = fresh_tools(sources)
@@ -271,14 +340,8 @@ def print_per_rule(sources: list[SourceRun], repeat: int) -> None:
 
 def write_mcp_input(sources: list[SourceRun], folder: Path) -> Path:
     """Every loaded tool as `to_mcp()`, one entry per tool list (the loader's group), in corpus order."""
-    groups: list[list[Any]] = []
-    for source in sources:
-        by_group: dict[str, list[dict]] = defaultdict(list)
-        for tool in source.tools:
-            by_group[tool.origin.group].append(tool.to_mcp())
-        groups.extend([source.name, group, tools] for group, tools in by_group.items())
     path = folder / "mcp_tools.json"
-    path.write_text(json.dumps({"groups": groups}, ensure_ascii=False, default=str), encoding="utf-8")
+    path.write_text(json.dumps({"groups": mcp_lists(sources)}, ensure_ascii=False, default=str), encoding="utf-8")
     return path
 
 
@@ -417,6 +480,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--clock", choices=sorted(CLOCKS), default="cpu",
                         help="cpu: this process's CPU time (default; steady on a shared machine); wall: elapsed time")
     parser.add_argument("--per-rule", action="store_true", help="also time each rule alone (slow: one lint per rule)")
+    parser.add_argument("--floor", action="store_true",
+                        help="also split a pass into conversion, walk and dispatch, diagnostics and the rules' logic")
     parser.add_argument("--no-competitors", action="store_true", help="skip the side-by-side part")
     parser.add_argument("--profile", action="store_true", help="print a cProfile of one end-to-end pass")
     parser.add_argument("--profile-limit", type=int, default=25)
@@ -449,6 +514,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.per_rule:
         print_per_rule(sources, args.repeat)
 
+    fastest_rate = None
     if not args.no_competitors:
         print("\n## 2. side by side with the other linters (each in its own venv under bench/.venvs, "
               "driven in-process through its Python API)\n")
@@ -458,6 +524,10 @@ def main(argv: list[str] | None = None) -> int:
             ours["input"] = str(input_path)
             others = run_competitors(input_path, args.competitor_repeat, args.clock)
             print_side_by_side(ours, others)
+        fastest_rate = max((r["tools"] / r["seconds"] for r in others if "error" not in r and r.get("seconds", 0) > 0),
+                           default=None)
+    if args.floor:
+        print_floor(sources, config, args.repeat, fastest_rate)
     if args.profile:
         profile(sources, config, args.profile_limit)
     print(f"\nbench wall time {time.perf_counter() - started:.1f} s")

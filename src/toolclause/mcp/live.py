@@ -98,7 +98,8 @@ class _HttpStatus:
         self.code: int | None = None
 
     async def record(self, response: Any) -> None:
-        if response.status_code >= 400:
+        # MCP messages go by POST; an optional GET stream or the closing DELETE may fail harmlessly
+        if response.status_code >= 400 and response.request.method == "POST":
             self.code = response.status_code
 
     def explain(self, label: str) -> str | None:
