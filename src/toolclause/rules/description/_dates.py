@@ -103,8 +103,11 @@ _EPOCH_WORDS = ("unix", "epoch", "milliseconds", "seconds", "relative", "natural
 
 
 @lru_cache(maxsize=65536)
-def date_suggestion(key: str, description: str) -> tuple[str, str, str] | None:
-    """(what triggered it, JSON keyword, value) for a string that holds a date or time; None if it does not."""
+def date_suggestion(key: str, description: str) -> tuple[str, str, str | None] | None:
+    """(what triggered it, JSON keyword, value) for a string that holds a date or time; None if it does not.
+
+    The value is None when the description gives a format of its own that no pattern can be derived from.
+    """
     by_name = name_evidence(key)
     lowered = lowered_for_gate(description)
     if by_name is None and not (may_contain(lowered, _HINT_WORDS) and _HINT.search(description)):
