@@ -188,6 +188,19 @@ def test_an_unexpected_error_is_one_line(monkeypatch, capsys):
     assert err.count("\n") == 1 and "internal error: RuntimeError: boom" in err
 
 
+def test_the_console_script_keeps_every_exit_code_and_all_output():
+    # console() leaves with os._exit after flushing: nothing may be lost, no code changed
+    run = lambda *args: subprocess.run([sys.executable, "-m", "toolclause.cli.main", *args],  # noqa: E731
+                                       capture_output=True, text=True, timeout=60)
+    clean = run("lint", WEATHER, "--select", "S003", "--fail-on", "never", "--format", "sarif")
+    assert clean.returncode == 0 and json.loads(clean.stdout)["version"] == "2.1.0"
+    usage = run("lint", "--no-such-option")
+    assert usage.returncode == 2 and "No such option" in usage.stderr
+    unreadable = run("lint", "does-not-exist.json")
+    assert unreadable.returncode == 2 and "does-not-exist.json" in unreadable.stdout + unreadable.stderr
+    assert "Traceback" not in usage.stderr + unreadable.stderr
+
+
 def test_the_console_script_runs():
     result = subprocess.run([sys.executable, "-m", "toolclause.cli.main", "lint", WEATHER, "--select", "S003",
                              "--format", "json"], capture_output=True, text=True, timeout=60)

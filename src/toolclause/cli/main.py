@@ -8,6 +8,7 @@ line naming the file and the problem.
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 import sys
@@ -23,8 +24,6 @@ from .._gc import gc_paused
 from ..load import INPUT_FORMATS
 from . import diffing
 from .reporters import REPORTERS
-from .exporting import ExportRequest, parse_settings, render_drift, run_export
-from .rules_command import render_rules
 from .running import CliError, LintRequest, exit_code, run_lint
 
 class CommandError(click.ClickException):
@@ -189,6 +188,8 @@ def lint_command(paths: tuple[str, ...], targets: str | None, output_format: str
 def rules_command(code: str | None, output_format: str) -> None:
     """List every rule, or show one rule's documentation (e.g. `toolclause rules S003`)."""
     try:
+        from .rules_command import render_rules  # rich's Markdown: only `rules` pays for it
+
         text = render_rules(code, output_format, color=output_format == "text" and wants_color(sys.stdout))
     except CliError as exc:
         raise CommandError(str(exc)) from None
@@ -234,6 +235,8 @@ def export_command(paths: tuple[str, ...], target: str, strict: bool, output: st
     """Export the tools in PATHS (or, for structured-output, JSON Schemas) to one protocol's shape."""
     if not paths:
         raise click.UsageError("give at least one PATH (a file or a folder)")
+    from .exporting import ExportRequest, parse_settings, render_drift, run_export  # only `export` needs them
+
     try:
         options = {"schema": gemini_schema, "shape": mcp_shape, **parse_settings(settings)}
         run = run_export(ExportRequest(paths=paths, target=target, strict=strict, output=output, check=check,
@@ -281,5 +284,29 @@ def main(argv: Sequence[str] | None = None) -> None:
         sys.exit(2)
 
 
+def console() -> None:
+    """The `toolclause` executable: main(), then leave without tearing the heap down.
+
+    Everything is printed and every file written by the time main() returns; what
+    is left is freeing each loaded tool and finding one by one, which on a large
+    run costs a quarter of a second and helps nobody.  So, like mypy, flush and
+    exit at once.  (Tests call main() and keep their process.)
+    """
+    try:
+        main()
+        code = 0
+    except SystemExit as exc:
+        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+        if exc.code is not None and not isinstance(exc.code, int):
+            click.echo(str(exc.code), err=True)
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # a reader that went away (`| head`), or a closed stream
+            pass
+    logging.shutdown()
+    os._exit(code)
+
+
 if __name__ == "__main__":  # pragma: no cover
-    main()
+    console()
