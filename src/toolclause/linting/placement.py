@@ -45,43 +45,53 @@ def _resolve(document: Any, pointer: str) -> Any:
 
 def locate_original(tool: ToolContract, canonical: str) -> str:
     """Pointer into the user's document for a canonical pointer, trimmed to a node that exists."""
-    relative = tool.origin.pointers.to_original(canonical)
-    if tool.raw is not None and relative:
-        tokens = relative[1:].split("/")
-        node = tool.raw
-        kept = 0
-        for token in tokens:
-            if "~" in token:
-                token = unescape_token(token)
-            if isinstance(node, dict) and token in node:
-                node = node[token]
-            elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
-                node = node[int(token)]
-            else:
+    return tool.origin.base + _trimmed(tool.raw, tool.origin.pointers.to_original(canonical))
+
+
+def _trimmed(raw: Any, relative: str) -> str:
+    """`relative` cut back to the deepest node that exists in `raw` (all of it, nearly always)."""
+    if raw is None or not relative:
+        return relative
+    tokens = relative[1:].split("/")
+    node = raw
+    kept = 0
+    for token in tokens:
+        if "~" in token:
+            token = unescape_token(token)
+        if node.__class__ is dict or isinstance(node, dict):
+            if token not in node:
                 break
-            kept += 1
-        if kept < len(tokens):
-            relative = "".join("/" + t for t in tokens[:kept])
-    return tool.origin.base + relative
+            node = node[token]
+        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
+            node = node[int(token)]
+        else:
+            break
+        kept += 1
+    return relative if kept == len(tokens) else "".join("/" + t for t in tokens[:kept])
 
 
 class ToolPlacer:
     """Placement of one tool's findings, with the per-tool work done once."""
 
-    __slots__ = ("tool", "_located", "_canonical_doc", "_converted")
+    __slots__ = ("tool", "_located", "_canonical_doc", "_converted", "_base", "_to_original", "_unlocated")
 
     def __init__(self, tool: ToolContract) -> None:
         self.tool = tool
+        origin = tool.origin
         self._located: dict[str, tuple[str, int | None, int | None]] = {}
         self._canonical_doc: dict[str, Any] | None = None
-        self._converted = tool.origin.format in CONVERTED_FORMATS
+        self._converted = origin.format in CONVERTED_FORMATS
+        self._base = origin.base
+        self._to_original = origin.pointers.to_original
+        # without a position index every pointer sits on the record's line (JSONL) or nowhere
+        self._unlocated = (origin.line, None) if origin.locate is None else None
 
     def locate(self, canonical: str) -> tuple[str, int | None, int | None]:
         """(original pointer, line, column) of a canonical pointer."""
         found = self._located.get(canonical)
         if found is None:
-            pointer = locate_original(self.tool, canonical)
-            line, column = self.tool.origin.position(pointer)
+            pointer = self._base + _trimmed(self.tool.raw, self._to_original(canonical))
+            line, column = self._unlocated or self.tool.origin.position(pointer)
             found = self._located[canonical] = (pointer, line, column)
         return found
 
@@ -95,18 +105,17 @@ class ToolPlacer:
         object built from a list of parameter records — would write nonsense into
         the user's format, so the fix is kept as advice and no longer offered to --fix.
         """
-        origin = self.tool.origin
+        base, to_original = self._base, self._to_original
         if not self._converted:
             # the schema is the user's own JSON Schema: every canonical node is theirs
-            base, to_original = origin.base, origin.pointers.to_original
             return Fix(fix.description, fix.safe, tuple([Edit(e.op, base + to_original(e.pointer), e.value)
                                                          for e in fix.edits]))
         placed = []
         for edit in fix.edits:
-            relative = origin.pointers.to_original(edit.pointer)
+            relative = to_original(edit.pointer)
             if not self._lands(edit.pointer, relative):
                 return Fix(fix.description, False, ())
-            placed.append(Edit(edit.op, origin.base + relative, edit.value))
+            placed.append(Edit(edit.op, base + relative, edit.value))
         return Fix(fix.description, fix.safe, tuple(placed))
 
     def _lands(self, canonical: str, relative: str) -> bool:
