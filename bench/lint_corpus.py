@@ -103,8 +103,19 @@ def forget_caches() -> int:
                 if callable(getattr(value, "cache_clear", None)):
                     value.cache_clear()
                     emptied += 1
+    for module_name, cache_name in DICT_CACHES:
+        cache = getattr(sys.modules.get(module_name), cache_name, None)
+        if isinstance(cache, dict):
+            cache.clear()
+            emptied += 1
     forget_plans()
     return emptied
+
+
+# the package's memo dicts that are not lru_caches: compiled validators, regex verdicts, guesses
+DICT_CACHES = (("toolclause.schema.meta", "_compiled"), ("toolclause.rules.schema._value_check", "_compiled"),
+               ("toolclause.rules.schema.s006_unknown_keyword", "_guesses"),
+               ("toolclause.rules.schema.s010_invalid_pattern", "_verdicts"))
 
 
 def best_of(repeat: int, run: Callable[[], Any]) -> tuple[float, Any]:
