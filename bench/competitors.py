@@ -103,9 +103,14 @@ def ensure_installed(comp: Competitor, log: Callable[[str], None] = print) -> st
 def run_driver(comp: Competitor, input_path: Path, repeat: int, clock: str = "cpu",
                timeout_s: int = 600) -> dict[str, Any]:
     """Run this file as the driver in the competitor's venv; a dict with `error` when it failed."""
+    return run_json_command([str(comp.python), str(Path(__file__).resolve()), "drive", comp.key, str(input_path),
+                             str(repeat), clock], timeout_s)
+
+
+def run_json_command(argv: list[str], timeout_s: int = 600) -> dict[str, Any]:
+    """Run a driver that prints its result as one JSON line; a dict with `error` when it failed."""
     try:
-        done = subprocess.run([str(comp.python), str(Path(__file__).resolve()), "drive", comp.key, str(input_path), str(repeat), clock],
-                              capture_output=True, text=True, timeout=timeout_s)
+        done = subprocess.run(argv, capture_output=True, text=True, timeout=timeout_s)
     except subprocess.TimeoutExpired:
         return {"error": f"timed out after {timeout_s} s"}
     except OSError as exc:

@@ -15,7 +15,6 @@ import gc
 import json
 import os
 import pstats
-import subprocess
 import sys
 import tempfile
 import time
@@ -389,13 +388,12 @@ def run_own_driver(input_path: Path, args: argparse.Namespace) -> dict[str, Any]
     The child holds only the MCP input, as theirs do; this process also holds the
     whole loaded corpus, and a bigger heap makes every garbage collection slower.
     """
-    command = [sys.executable, str(Path(__file__).resolve()), "--drive-mcp", str(input_path),
-               "--repeat", str(args.repeat), "--clock", args.clock, "--select", args.select]
-    done = subprocess.run(command, capture_output=True, text=True, timeout=600)
-    for line in reversed(done.stdout.strip().splitlines()):
-        if line.startswith("{"):
-            return json.loads(line)
-    raise SystemExit(f"toolclause driver failed ({done.returncode}): {done.stderr.strip()[-500:]}")
+    result = competitors.run_json_command([sys.executable, str(Path(__file__).resolve()), "--drive-mcp",
+                                           str(input_path), "--repeat", str(args.repeat), "--clock", args.clock,
+                                           "--select", args.select])
+    if "error" in result:
+        raise SystemExit(f"toolclause driver failed: {result['error']}")
+    return result
 
 
 def run_competitors(input_path: Path, repeat: int, clock_name: str) -> list[dict[str, Any]]:

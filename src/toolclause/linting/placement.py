@@ -58,7 +58,7 @@ def _trimmed(raw: Any, relative: str) -> str:
     for token in tokens:
         if "~" in token:
             token = unescape_token(token)
-        if node.__class__ is dict or isinstance(node, dict):
+        if isinstance(node, dict):
             if token not in node:
                 break
             node = node[token]

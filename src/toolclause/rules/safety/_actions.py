@@ -177,7 +177,7 @@ def hint(tool: ToolContract, key: str) -> bool | None:
 
 def can_annotate(tool: ToolContract) -> bool:
     """Only MCP tools carry annotations; asking a BFCL function for readOnlyHint helps nobody."""
-    return tool.origin.format == "mcp" or tool.annotations.__class__ is dict or isinstance(tool.annotations, Mapping)
+    return tool.origin.format == "mcp" or annotations(tool) is not _NONE
 
 
 # --------------------------------------------------------------------------- parameters
