@@ -18,8 +18,8 @@ import sys
 import time
 from pathlib import Path
 
-from toolclause.diff import diff_tools
-from toolclause.load import load_paths
+from toolclause.diffing import diff_tools
+from toolclause.loading import load_paths
 
 
 def main() -> int:

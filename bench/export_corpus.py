@@ -19,8 +19,8 @@ import time
 from pathlib import Path
 
 from toolclause import lint
-from toolclause.export import LINT_TARGETS, export, with_fixed_types
-from toolclause.load import load_paths
+from toolclause.exporting import LINT_TARGETS, export, with_fixed_types
+from toolclause.loading import load_paths
 
 CORPORA = Path(__file__).resolve().parent.parent.parent / "shared" / "corpora"
 VARIANTS = [("openai-chat", False), ("openai-chat", True), ("openai-responses", True), ("anthropic", False),

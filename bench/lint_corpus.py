@@ -31,7 +31,7 @@ from toolclause import __version__  # noqa: E402
 from toolclause.linting.config import LintConfig, parse_targets  # noqa: E402
 from toolclause.linting import engine as engine_module  # noqa: E402
 from toolclause.linting.engine import active_rules, forget_plans, lint_contracts, lint_loaded  # noqa: E402
-from toolclause.load import contracts_from_document, load_file, load_paths  # noqa: E402
+from toolclause.loading import contracts_from_document, load_file, load_paths  # noqa: E402
 from toolclause.model import ToolContract  # noqa: E402
 from toolclause.rules import ALL_RULES  # noqa: E402
 

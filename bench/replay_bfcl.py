@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from toolclause import Toolbox, load
-from toolclause.export.repair import with_fixed_types
+from toolclause.exporting.repair import with_fixed_types
 from toolclause.runtime import ToolRegistrationError
 
 MULTI_TURN_DOCS = {

@@ -7,7 +7,7 @@ import tracemalloc
 from pathlib import Path
 
 import toolclause
-from toolclause.load import MAX_DOCUMENT_BYTES, load_paths, load_text
+from toolclause.loading import MAX_DOCUMENT_BYTES, load_paths, load_text
 
 
 def test_malformed_json_names_line_and_column(tmp_path: Path):

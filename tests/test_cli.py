@@ -260,7 +260,7 @@ def test_batched_linting_finds_exactly_what_one_call_finds():
     from toolclause.cli.running import BATCH_TOOLS, lint_in_batches
     from toolclause.linting.config import LintConfig
     from toolclause.linting.engine import lint_contracts, sort_key
-    from toolclause.load import load_text
+    from toolclause.loading import load_text
 
     lines = []
     for index in range(BATCH_TOOLS * 2 + 7):

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from toolclause.diff import diff
-from toolclause.diff.model import Impact
+from toolclause.diffing import diff
+from toolclause.diffing.model import Impact
 
 BC, BR, RISKY, OK = Impact.BREAKING_CALLS, Impact.BREAKING_RESULTS, Impact.RISKY, Impact.COMPATIBLE
 

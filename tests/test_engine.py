@@ -6,7 +6,7 @@ from typing import ClassVar
 
 from toolclause.linting import engine
 from toolclause.linting.config import LintConfig
-from toolclause.load import contracts_from_document
+from toolclause.loading import contracts_from_document
 from toolclause.model import Edit, Fix, Severity
 from toolclause.rules.base import Finding, Rule
 from toolclause.schema.walk import NodeKind, walk

@@ -11,8 +11,8 @@ from click.testing import CliRunner
 
 import toolclause
 from toolclause.cli.main import cli
-from toolclause.export import export, structural_diff, to_canonical_arguments, to_strict_arguments
-from toolclause.export.names import valid_names
+from toolclause.exporting import export, structural_diff, to_canonical_arguments, to_strict_arguments
+from toolclause.exporting.names import valid_names
 from toolclause.targets import PROPERTY_NAME_RULES, TOOL_NAME_RULES
 
 FIXTURES = Path(__file__).parent / "fixtures" / "export"
@@ -230,7 +230,7 @@ def test_structured_output_and_a2a():
 
 
 def test_fix_types_reads_a_property_named_type_as_a_property():
-    from toolclause.export.repair import fix_types
+    from toolclause.exporting.repair import fix_types
 
     schema = {"type": "dict", "properties": {"type": {"type": "str", "description": "kind"},
                                              "items": {"type": "list"}}}

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from toolclause import lint
-from toolclause.export import LINT_TARGETS, export, to_canonical_arguments, to_strict_arguments, with_fixed_types
-from toolclause.load import load_paths
+from toolclause.exporting import LINT_TARGETS, export, to_canonical_arguments, to_strict_arguments, with_fixed_types
+from toolclause.loading import load_paths
 
 CORPORA = Path(__file__).resolve().parents[1].parent / "shared" / "corpora"
 pytestmark = pytest.mark.skipif(not CORPORA.exists(), reason="../shared/corpora is absent")

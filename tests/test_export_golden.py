@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from toolclause import lint
-from toolclause.export import LINT_TARGETS, dumps, export
+from toolclause.exporting import LINT_TARGETS, dumps, export
 
 ROOT = Path(__file__).resolve().parents[1]
 GOLDEN = Path(__file__).parent / "golden" / "export"

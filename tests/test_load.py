@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import toolclause
-from toolclause.load import load_paths, load_text, contracts_from_document
+from toolclause.loading import load_paths, load_text, contracts_from_document
 from toolclause.linting.engine import locate_original
 
 WEATHER_SCHEMA = {"type": "object", "properties": {"city": {"type": "string", "description": "City"}},
@@ -164,7 +164,7 @@ def test_yaml_positions():
 
 def test_stdin(monkeypatch):
     import io
-    from toolclause.load import load_stdin
+    from toolclause.loading import load_stdin
 
     stream = io.BytesIO(json.dumps([{"name": "a", "inputSchema": {}}]).encode())
     result = load_stdin(stream)

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from toolclause import __version__
-from toolclause.cli.reporters import REPORTERS, FixSummary, LintRun
-from toolclause.cli.reporters import github, sarif
+from toolclause.report import REPORTERS, FixSummary, LintRun
+from toolclause.report import github, sarif
 from toolclause.linting.engine import LintReport
 from toolclause.model import Diagnostic, Fix, Severity, Unreadable
 

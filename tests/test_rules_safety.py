@@ -239,7 +239,7 @@ def test_deep_schema_is_bounded():
 def test_corpus_has_no_poisoning_and_no_contradiction():
     from toolclause.linting.config import LintConfig
     from toolclause.linting.engine import lint_contracts
-    from toolclause.load import load_paths
+    from toolclause.loading import load_paths
 
     tools = load_paths(sorted(glob.glob("/work/shared/corpora/*/tools.jsonl"))).tools
     found = lint_contracts(tools, LintConfig(select=("X005", "X007", "X008")))

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from .export import ExportResult, Loss, export
+from .exporting import ExportResult, Loss, export
 from .linting.config import LintConfig
 from .linting.engine import LintReport, lint_contracts
-from .load import load
+from .loading import load
 from .model import Diagnostic, Severity, ToolContract
 
 __version__ = "0.1.0"

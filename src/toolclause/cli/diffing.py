@@ -6,8 +6,8 @@ import json
 
 import click
 
-from ..diff import DiffInputError, DiffReport, changes_by_tool, diff, exit_code
-from ..diff.model import Impact
+from ..diffing import DiffInputError, DiffReport, changes_by_tool, diff, exit_code
+from ..diffing.model import Impact
 
 FORMATS = ("text", "json", "markdown")
 FAIL_ON = ("breaking", "any", "never")

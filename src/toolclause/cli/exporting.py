@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
-from ..export import TARGETS, Change, ExportResult, dumps, export, file_drift, read_document
-from ..export.structured_output import schemas_as_contracts
-from ..load import load_paths
+from ..exporting import TARGETS, Change, ExportResult, dumps, export, file_drift, read_document
+from ..exporting.structured_output import schemas_as_contracts
+from ..loading import load_paths
 from .running import CliError
 
 

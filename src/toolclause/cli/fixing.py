@@ -21,9 +21,9 @@ from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 from ..linting.fix import SkippedFix, apply_fixes, safe_edits
-from ..load import detect_kind
+from ..loading import detect_kind
 from ..model import Diagnostic, ToolContract
-from .reporters.base import FixSummary
+from ..report.base import FixSummary
 
 _INDENTED_LINE = re.compile(r"\n([ \t]+)[^\s]")
 _NON_ASCII_ESCAPE = re.compile(r"\\u(?:00[89a-fA-F][0-9a-fA-F]|0[1-9a-fA-F][0-9a-fA-F]{2}|[1-9a-fA-F][0-9a-fA-F]{3})")

@@ -21,9 +21,9 @@ import click
 
 from .. import __version__
 from .._gc import gc_paused
-from ..load import INPUT_FORMATS
+from ..loading import INPUT_FORMATS
 from . import diffing
-from .reporters import REPORTERS
+from ..report import REPORTERS
 from .running import CliError, LintRequest, exit_code, run_lint
 
 class CommandError(click.ClickException):

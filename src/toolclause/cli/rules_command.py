@@ -20,7 +20,7 @@ from ..rules import ALL_RULES
 from ..rules.base import Rule
 from ..rules.docs import SECTIONS, parse_doc
 from ..suggest import closest
-from .reporters.base import first_sentence
+from ..report.base import first_sentence
 from .running import CliError
 
 _FENCE = re.compile(r"^```\w*\s*$")

@@ -17,13 +17,13 @@ from ..linting.baseline import BaselineError, dumps_baseline, filter_new, parse_
 from ..linting.config import ConfigError, LintConfig, discover_config, parse_targets, read_config_file
 from ..linting.engine import LintReport, lint_contracts, lint_loaded, sort_diagnostics
 from ..linting.fix import SkippedFix, can_write_back
-from ..load import LoadResult, load_paths
+from ..loading import LoadResult, load_paths
 from ..model import Diagnostic, Severity, ToolContract
 from ..rules import BY_CODE
 from ..rules.base import LintContext
 from ..suggest import closest
 from .fixing import fix_pass
-from .reporters.base import FixSummary, LintRun
+from ..report.base import FixSummary, LintRun
 
 MAX_FIX_PASSES = 5  # a fix may expose another (an unknown type fixed to "object" is then an open object)
 BATCH_TOOLS = 500

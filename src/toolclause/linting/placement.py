@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..load.shapes import CONVERTED_FORMATS
+from ..loading.shapes import CONVERTED_FORMATS
 from ..model import Edit, Fix, ToolContract, unescape_token
 
 _MISSING = object()

@@ -29,7 +29,7 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 
-from ..load import LoadResult, contracts_from_document
+from ..loading import LoadResult, contracts_from_document
 
 DEFAULT_TIMEOUT = 30.0
 MAX_PAGES = 1000  # a server whose cursors never end is reported, not followed forever

@@ -19,7 +19,7 @@ import threading
 import time
 from typing import Any, Mapping
 
-from ..export.normalize import to_canonical_arguments
+from ..schema.normalize import to_canonical_arguments
 from .arguments import MAX_ARGUMENT_BYTES, ParseProblem, fast_object, parse_arguments
 from .budget import CorrectionBudget
 from .claim import CallContext, PassThrough, PersistenceError, Ticket

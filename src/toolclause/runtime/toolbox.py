@@ -103,7 +103,7 @@ class Toolbox(CallPath):
         if isinstance(contract, ToolContract):
             found = [contract]
         else:
-            from ..load import load
+            from ..loading import load
 
             try:
                 found = load(contract)
@@ -152,7 +152,7 @@ class Toolbox(CallPath):
         `math_add` for OpenAI; strict renames) are remembered, so `call()` with
         the exported name routes back to the tool.
         """
-        from ..export import export
+        from ..exporting import export
 
         result = export(self.contracts, target, strict=strict)
         for exported, canonical in result.name_map.items():

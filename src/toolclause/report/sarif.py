@@ -16,11 +16,11 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from ... import __version__
-from ...model import Diagnostic, Severity
-from ...rules import ALL_RULES
-from ...rules.base import Rule
-from ...rules.docs import parse_doc
+from .. import __version__
+from ..model import Diagnostic, Severity
+from ..rules import ALL_RULES
+from ..rules.base import Rule
+from ..rules.docs import parse_doc
 from .base import LintRun, first_sentence
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"

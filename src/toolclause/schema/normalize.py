@@ -20,7 +20,7 @@ from typing import Any, Iterator, Mapping
 
 from ..model import escape_token, resolve_pointer
 from ..schema.keywords import json_type
-from .strict import allows_null
+from .nullability import allows_null
 
 _MAX_DEPTH = 64
 

@@ -16,8 +16,8 @@ from typing import Iterable
 from rich.color import ColorSystem
 from rich.style import Style
 
-from ...linting.fix import can_write_back
-from ...model import Diagnostic, Severity
+from ..linting.fix import can_write_back
+from ..model import Diagnostic, Severity
 from .base import LintRun, plural
 
 _STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}

@@ -6,7 +6,7 @@ percent-encoded; in properties also `:` and `,`.
 
 from __future__ import annotations
 
-from ...model import Severity
+from ..model import Severity
 from .base import LintRun, plural
 
 _COMMAND = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}

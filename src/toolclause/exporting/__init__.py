@@ -22,7 +22,7 @@ from ..model import ToolContract
 from . import a2a, anthropic, gemini, mcp, openai_chat, openai_responses, structured_output
 from .base import ExportOptions, ExportResult, Loss, dumps
 from .check import Change, file_drift, structural_diff
-from .normalize import to_canonical_arguments, to_strict_arguments
+from ..schema.normalize import to_canonical_arguments, to_strict_arguments
 from .repair import with_fixed_types
 
 TARGETS: dict[str, ModuleType] = {
@@ -73,7 +73,7 @@ def _contracts(source: Any, input_format: str | None) -> list[ToolContract]:
         return list(source)
     if isinstance(source, ToolContract):
         return [source]
-    from ..load import load
+    from ..loading import load
 
     return load(source, input_format)
 

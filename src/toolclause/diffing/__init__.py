@@ -16,8 +16,8 @@ import subprocess
 from pathlib import Path, PurePosixPath
 from typing import Any, Sequence
 
-from ..load import LoadResult, contracts_from_document, load_paths, load_text
-from ..load import SUFFIXES
+from ..loading import LoadResult, contracts_from_document, load_paths, load_text
+from ..loading import SUFFIXES
 from ..model import ToolContract, Unreadable
 from .model import Change, DiffReport, Impact
 from .tools import diff_tools, match_tools

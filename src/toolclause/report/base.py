@@ -7,9 +7,9 @@ import re
 from dataclasses import dataclass, field
 from pathlib import PurePath
 
-from ...linting.engine import LintReport
-from ...linting.fix import SkippedFix
-from ...model import Diagnostic
+from ..linting.engine import LintReport
+from ..linting.fix import SkippedFix
+from ..model import Diagnostic
 
 
 @dataclass
