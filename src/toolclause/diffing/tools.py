@@ -5,9 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any, Iterable, Sequence
 
-import jsonschema_rs
-
 from ..model import ToolContract
+from ..schema.validators import DRAFT, compile_schema
 from .model import Change, DiffReport, Impact
 from .schemas import SchemaComparer
 
@@ -158,7 +157,7 @@ def _with_evidence(old: ToolContract, new: ToolContract, changes: list[Change]) 
     if not examples or not breaking or not isinstance(new.input_schema, dict):
         return changes
     try:
-        validator = jsonschema_rs.validator_for(new.input_schema)
+        validator = compile_schema(new.input_schema, DRAFT)
     except Exception:  # an invalid new schema is lint's business (S001); no evidence then
         return changes
     broken: dict[int, list[str]] = {}

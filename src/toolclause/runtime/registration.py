@@ -24,10 +24,10 @@ from ..linting.config import LintConfig
 from ..linting.engine import lint_contracts
 from ..model import Diagnostic, Origin, Severity, ToolContract
 from ..rules.result import r001_unstructured_error, r003_default_mismatch
+from ..schema.validators import ARGUMENTS, compile_schema
 from .errors import CodeSpec, ToolRegistrationError
 from .signature import (IDEMPOTENCY_KEY, IDEMPOTENCY_KEY_SCHEMA, WRAPPED_KEY, accepts_any_keyword,
                         describe_function, output_schema_for)
-from .validation import compile_validator
 
 logger = logging.getLogger("toolclause.runtime")
 
@@ -175,8 +175,9 @@ def _bind(contract: ToolContract, fn: Callable[..., Any], *, idempotency: str | 
         level = logging.WARNING if d.severity >= Severity.ERROR else logging.DEBUG
         logger.log(level, "%s: %s %s at %s: %s", contract.name, d.code, d.name, d.pointer or "/", d.message)
     try:
-        validator = compile_validator(schema)
-        output_validator = compile_validator(contract.output_schema) if contract.output_schema is not None else None
+        validator = compile_schema(schema, ARGUMENTS)
+        output_validator = (compile_schema(contract.output_schema, ARGUMENTS)
+                            if contract.output_schema is not None else None)
     except Exception as exc:  # jsonschema-rs raises ValueError / ValidationError / ReferencingError
         raise ToolRegistrationError(f"tool '{contract.name}': its schema cannot be compiled: {exc}") from exc
     properties = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
@@ -211,7 +212,7 @@ def _default_fits(prop: Mapping[str, Any], root: Mapping[str, Any]) -> bool:
     wrapper = {k: root[k] for k in ("$defs", "definitions", "$schema") if k in root}
     wrapper.update({k: v for k, v in prop.items() if k != "default"})
     try:
-        return bool(compile_validator(wrapper).is_valid(prop["default"]))
+        return bool(compile_schema(wrapper, ARGUMENTS).is_valid(prop["default"]))
     except Exception:  # noqa: BLE001 - a schema the validator cannot read: keep the author's default
         return True
 

@@ -1,4 +1,4 @@
-"""Stage 3 of a call: compiled validators, and their errors → envelope `details` + one message.
+"""Stage 3 of a call: a compiled validator's errors → envelope `details` + one message.
 
 Each problem is a small record, like pydantic-core's: `path` (a JSON Pointer
 into the arguments), `problem` (the JSON Schema keyword that failed, a stable
@@ -16,19 +16,11 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Mapping, Sequence
 
-import jsonschema_rs
-
 from ..model import escape_token
 from ..schema.keywords import json_type
 from ..suggest import closest
 
 MAX_PROBLEMS = 20
-_PATTERN_OPTIONS = jsonschema_rs.FancyRegexOptions(backtrack_limit=100_000)
-
-
-def compile_validator(schema: Mapping[str, Any]) -> Any:
-    """A compiled validator (draft from `$schema`, 2020-12 otherwise), formats asserted."""
-    return jsonschema_rs.validator_for(dict(schema), validate_formats=True, pattern_options=_PATTERN_OPTIONS)
 
 
 def schema_errors(validator: Any, instance: Any, schema: Mapping[str, Any]) -> tuple[list[dict[str, Any]], bool]:

@@ -3,7 +3,7 @@
 The official meta-schemas of drafts 4, 6, 7, 2019-09 and 2020-12 are bundled in
 `toolclause/data/metaschemas/` (copied unchanged from json-schema.org, via the
 `jsonschema-specifications` package) and loaded into a jsonschema-rs
-`Registry`, so nothing is ever fetched.
+`Registry`; nothing is ever fetched (see `validators`).
 
 They are loaded with one change: the `type` keyword accepts anything.  Rule
 S002 reports every bad `type` with the type meant, and without this change
@@ -24,6 +24,8 @@ from importlib import resources
 from typing import Any
 
 import jsonschema_rs
+
+from .validators import VALUES, ValidatorMemo, compile_schema
 
 DEFAULT_DIALECT = "2020-12"
 
@@ -52,8 +54,7 @@ _FILES = {
 # jsonschema-rs knows; relative references between the files still resolve.
 _OFFICIAL_BASE = re.compile(r"^https?://json-schema\.org/")
 _OWN_BASE = "https://toolclause.invalid/metaschemas/"
-_compiled: dict[str, Any] = {}
-
+_compiled = ValidatorMemo()  # dialect → validator
 
 
 def dialect_of(schema: Any) -> str | None:
@@ -86,15 +87,15 @@ def _load(name: str) -> dict[str, Any]:
 
 
 def meta_validator(dialect: str) -> Any:
-    validator = _compiled.get(dialect)
-    if validator is None:
-        documents = [_load(name) for name in _FILES[dialect]]
-        root = documents[0]
-        root_id = root.get("$id") or root.get("id")
-        registry = jsonschema_rs.Registry([(d.get("$id") or d.get("id"), d) for d in documents])
-        validator = _compiled[dialect] = jsonschema_rs.validator_for(
-            {"$schema": root["$schema"], "$ref": root_id}, registry=registry, validate_formats=False)
-    return validator
+    return _compiled.compiled(dialect, lambda: _compile_meta(dialect))
+
+
+def _compile_meta(dialect: str) -> Any:
+    documents = [_load(name) for name in _FILES[dialect]]
+    root = documents[0]
+    root_id = root.get("$id") or root.get("id")
+    registry = jsonschema_rs.Registry([(d.get("$id") or d.get("id"), d) for d in documents])
+    return compile_schema({"$schema": root["$schema"], "$ref": root_id}, VALUES, registry=registry)
 
 
 def is_safe_to_validate(document: Any) -> bool:

@@ -49,9 +49,8 @@ import json
 from importlib import resources
 from typing import Any, Iterable
 
-import jsonschema_rs
-
 from ...model import Severity, ToolContract, escape_token, join_pointer, resolve_pointer
+from ...schema.validators import DRAFT, compile_schema
 from ...targets import APPS_SDK_META_KEYS, MCP_META_KEY, MCP_SCHEMA_VERSION, TOOL_NAME_RULES
 from ..base import Finding, LintContext, Rule
 
@@ -68,7 +67,7 @@ _MAX_ERRORS = 20
 def tool_validator() -> Any:
     """The compiled validator for the MCP Tool definition (compiled once per process)."""
     text = resources.files("toolclause").joinpath("data", _SCHEMA_FILE).read_text(encoding="utf-8")
-    return jsonschema_rs.validator_for(json.loads(text))
+    return compile_schema(json.loads(text), DRAFT)
 
 
 def original_value(tool: ToolContract, canonical: str) -> Any:

@@ -14,16 +14,14 @@ from typing import Any
 import jsonschema_rs
 
 from ...schema.keywords import type_alias
+from ...schema.validators import COMPILE_ERRORS, VALUES, ValidatorMemo, compile_schema
 from ...schema.walk import SchemaNode
 
-# A pattern that backtracks catastrophically gives up instead of hanging the lint run.
-_PATTERN_OPTIONS = jsonschema_rs.FancyRegexOptions(backtrack_limit=100_000)
 _LOCAL_DEFINITION = ("#/$defs/", "#/definitions/")
 # keywords that change what a reference means, so the subschema cannot be checked out of place
 _OUT_OF_PLACE = (b"$dynamicRef", b"$recursiveRef", b"$id")
 _GAVE_UP = frozenset({"BacktrackLimitExceeded", "RegexEngineFailure", "Referencing"})
-_CACHE_LIMIT = 4096
-_compiled: dict[bytes, Any] = {}
+_compiled = ValidatorMemo(limit=4096)  # marshalled standalone subschema → validator (or None)
 
 
 def value_errors(node: SchemaNode, root: Any, value: Any) -> tuple[str, str, str] | None:
@@ -50,13 +48,7 @@ def _validator_for(node: SchemaNode, root: Any) -> Any:
         key = marshal.dumps(candidate)  # C-speed cache key; refuses values too deep for jsonschema-rs
     except ValueError:
         return None
-    if key in _compiled:
-        return _compiled[key]
-    validator = _compile(candidate, key, is_root)
-    if len(_compiled) >= _CACHE_LIMIT:
-        _compiled.clear()
-    _compiled[key] = validator
-    return validator
+    return _compiled.compiled(key, lambda: _compile(candidate, key, is_root))
 
 
 def _standalone(schema: dict[str, Any], root: Any) -> dict[str, Any]:
@@ -79,8 +71,8 @@ def _compile(candidate: dict[str, Any], key: bytes, is_root: bool) -> Any:
         if attempt is None:
             break
         try:
-            return jsonschema_rs.validator_for(attempt, validate_formats=False, pattern_options=_PATTERN_OPTIONS)
-        except (ValueError, jsonschema_rs.ValidationError, jsonschema_rs.ReferencingError):
+            return compile_schema(attempt, VALUES)
+        except COMPILE_ERRORS:
             continue
     return None
 
