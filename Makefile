@@ -2,8 +2,9 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+DEV_STAMP := $(VENV)/.installed-dev
 
-.PHONY: install demo test bench clean
+.PHONY: install demo test lint bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -18,6 +19,14 @@ demo: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest; rc=$$?; if [ $$rc -eq 5 ]; then echo "no tests collected"; exit 0; fi; exit $$rc
+
+$(DEV_STAMP): $(STAMP)
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $(DEV_STAMP)
+
+# ruff (style, imports, likely bugs) and mypy (types), both configured in pyproject.toml
+lint: $(DEV_STAMP)
+	$(BIN)/ruff check src tests bench; ruff=$$?; $(BIN)/mypy; mypy=$$?; exit $$((ruff || mypy))
 
 bench: $(STAMP)
 	$(BIN)/python bench/lint_corpus.py

@@ -19,7 +19,7 @@ from typing import IO, Iterator, Sequence
 
 import click
 
-from .. import __version__
+from .._version import __version__
 from .._gc import gc_paused
 from ..loading import INPUT_FORMATS
 from . import diffing
