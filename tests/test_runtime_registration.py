@@ -236,9 +236,14 @@ def test_export_routes_exported_names_back():
         return out
 
     payload = box.export("openai-chat", strict=True)
-    assert payload[0]["function"]["name"] == "math_factorial"
-    result = box.call("math_factorial", '{"n": 5}')
-    assert result.ok and result.data == 120 and result.to_mcp()["structuredContent"] == {"result": 120}
+    assert isinstance(payload, list) and payload[0]["function"]["name"] == "math_factorial"
+    assert payload.routing.names == {"math_factorial": "math.factorial"}
+    # exporting changes nothing by itself: the exported name is routed only with the export's routing
+    assert box.call("math_factorial", '{"n": 5}').error.code == "UNKNOWN_TOOL"
+    for routing in (payload.routing, payload):
+        result = box.call("math_factorial", '{"n": 5}', routing=routing)
+        assert result.ok and result.data == 120 and result.to_mcp()["structuredContent"] == {"result": 120}
+    assert box.call("math.factorial", '{"n": 3}', routing=payload.routing).data == 6
 
 
 def test_r001_findings_are_kept_as_warnings():

@@ -1,15 +1,17 @@
 """The runtime gate: `Toolbox`, `@box.tool`, `box.call` → structured results (runtime-semantics.md).
 
-Modules, in the order a call meets them: arguments (parse), validation
-(compiled validators, error details), claim (idempotency/confirmation stage,
-a pass-through for now), gate (the path), envelope (Result and adapters),
-errors (ToolError, the code table, boundary translation).  Registration:
-signature (pydantic → schemas), registration (lint, bind, compile), toolbox.
+Modules, in the order a call meets them: registry (bound tools, export
+routing), arguments (parse), validation (compiled validators, error details),
+claim (idempotency/confirmation stage, a pass-through for now), executor (runs
+the tool), gate (the path, composed of those parts), envelope (Result and
+adapters), errors (ToolError, the code table, boundary translation).
+Registration: signature (pydantic → schemas), registration (lint, bind,
+compile), toolbox.  Store URLs and store errors live in the `stores` package.
 """
 
 from __future__ import annotations
 
-from .claim import PersistenceError, StoreURL
+from ..stores import PersistenceError, StoreURL
 from .envelope import Result
 from .errors import (CODES, CallError, ToolboxConfigError, ToolclauseRuntimeError, ToolError,
                      ToolRegistrationError)

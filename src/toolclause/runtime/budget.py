@@ -15,11 +15,12 @@ calls without one share a default run.  Runs are kept in an LRU of
 from __future__ import annotations
 
 import hashlib
-import json
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
+
+from ..schema.fingerprint import fingerprint as canonical_fingerprint
 
 DEFAULT_BUDGET = 3
 MAX_RUNS = 1024
@@ -32,11 +33,15 @@ class _ToolState:
 
 
 def fingerprint(arguments: Any) -> str:
+    """The canonical fingerprint (RFC 8785 + SHA-256) of what the model sent.
+
+    What failed may not be JSON at all (text that did not parse, a value with no
+    JSON form): its repr stands in, so the same bad input is still recognised.
+    """
     try:
-        text = json.dumps(arguments, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=repr)
+        return canonical_fingerprint(arguments)
     except (TypeError, ValueError, RecursionError):
-        text = repr(arguments)
-    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+        return hashlib.sha256(repr(arguments).encode("utf-8", "surrogatepass")).hexdigest()
 
 
 class CorrectionBudget:

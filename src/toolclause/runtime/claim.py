@@ -10,49 +10,19 @@ whether this call may run:
 
 `PassThrough` — the only stage until the stores land — lets every call run and
 stores nothing.  A later stage keyed by (principal, tool, key) over a store
-(memory, SQLite, PostgreSQL, Redis; `stores/`) replaces it without touching
-the rest of the path.  A stage that cannot reach its store raises
+(memory, SQLite, PostgreSQL, Redis; the `stores` package) replaces it without
+touching the rest of the path.  A stage that cannot reach its store raises
 `PersistenceError`; the gate turns that into PERSISTENCE_ERROR (fail closed:
 before execution nothing runs; after it, `userAction: reconcile`).
-
-Store URLs are checked here so that `Toolbox(store=…)` fails at construction,
-not at the first call.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Mapping, Protocol
-from urllib.parse import urlsplit
-
-from .errors import ToolboxConfigError
 
 if TYPE_CHECKING:  # pragma: no cover
     from .envelope import Result
-
-STORE_SCHEMES = {"memory": "memory", "sqlite": "sqlite", "postgresql": "postgresql", "postgres": "postgresql",
-                 "redis": "redis", "rediss": "redis"}
-DEFAULT_STORE = "sqlite:///.toolclause/state.db"
-
-
-class PersistenceError(Exception):
-    """The claim store failed (unreachable, write refused)."""
-
-
-@dataclass(frozen=True, slots=True)
-class StoreURL:
-    url: str
-    backend: str  # memory | sqlite | postgresql | redis
-
-    @classmethod
-    def parse(cls, url: str) -> "StoreURL":
-        if not isinstance(url, str) or "://" not in url:
-            raise ToolboxConfigError(f"store must be a URL such as 'memory://' or '{DEFAULT_STORE}', got {url!r}")
-        scheme = urlsplit(url).scheme.lower().split("+", 1)[0]  # postgresql+psycopg:// → postgresql
-        if scheme not in STORE_SCHEMES:
-            raise ToolboxConfigError(f"unknown store scheme '{scheme}://'; use one of "
-                                     f"{', '.join(s + '://' for s in STORE_SCHEMES)}")
-        return cls(url, STORE_SCHEMES[scheme])
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,6 +1,13 @@
-"""The path of one call (runtime-semantics.md §1), shared by `call` and `acall`.
+"""The gate: the path of one call, shared by `call` and `acall`.
 
     parse → normalise (strict nulls, defaults) → validate → claim → execute → check output → envelope
+
+A `Gate` is composed of four parts, each replaceable on its own:
+
+- a `ToolRegistry` (registry.py): the bound tools, found by name or through an export's `Routing`;
+- a claim stage (claim.py): idempotency and confirmation, between validation and execution;
+- an `Executor` (executor.py): runs the tool — the Python function, or a call forwarded elsewhere;
+- a `CorrectionBudget` (budget.py): stops a model repeating the same invalid call.
 
 Each stage either hands the arguments on or returns a `Result` that ends the
 call; no stage after a failing one runs.  The fast path (a valid call to a
@@ -10,22 +17,22 @@ check and a few dict operations; everything else is on the failure path.
 
 from __future__ import annotations
 
-import asyncio
-import concurrent.futures
 import itertools
 import logging
 import os
-import threading
 import time
-from typing import Any, Mapping
+from typing import Any
 
 from ..schema.normalize import to_canonical_arguments
 from .arguments import MAX_ARGUMENT_BYTES, ParseProblem, fast_object, parse_arguments
 from .budget import CorrectionBudget
-from .claim import CallContext, PassThrough, PersistenceError, Ticket
+from ..stores.errors import PersistenceError
+from .claim import CallContext, ClaimStage, PassThrough, Ticket
 from .envelope import Result
 from .errors import CODES, CallError, ToolError, infrastructure_code, standard_error
+from .executor import DeadlineExceeded, Executor, LocalExecutor
 from .registration import BoundTool
+from .registry import Routing, ToolRegistry
 from .signature import IDEMPOTENCY_KEY, to_json_value
 from ..schema.keywords import json_type
 from .validation import public, readable_path, schema_errors, validation_message
@@ -43,13 +50,6 @@ def new_trace_id() -> str:
     return f"{_TRACE_PREFIX}{next(_trace_counter):08x}"
 
 
-class _Deadline(Exception):
-    """The tool exceeded its own timeout (distinct from a TimeoutError the tool itself raised)."""
-
-    def __init__(self, seconds: float) -> None:
-        self.seconds = seconds
-
-
 def _contains_null(value: Any) -> bool:
     if type(value) is dict:
         items: Any = value.values()
@@ -65,37 +65,39 @@ def _contains_null(value: Any) -> bool:
     return False
 
 
-class CallPath:
-    """The call stages; `Toolbox` supplies `_tools`, `_aliases` and the settings."""
+class Gate:
+    """Calls through the stages; `Toolbox` is a gate that also registers Python functions."""
 
-    _tools: dict[str, BoundTool]
-    _aliases: dict[str, tuple[str, Mapping[str, Mapping[str, str]]]]
-    _budget: CorrectionBudget
-    _claim: Any = PassThrough()
-    max_argument_bytes: int = MAX_ARGUMENT_BYTES
-    _fast_bytes: int = MAX_ARGUMENT_BYTES // 4  # a str this short cannot exceed the byte cap, whatever its characters
-    _pool: concurrent.futures.ThreadPoolExecutor | None = None
-    _pool_lock = threading.Lock()
+    def __init__(self, registry: ToolRegistry, *, executor: Executor | None = None,
+                 claim: ClaimStage | None = None, budget: CorrectionBudget | None = None,
+                 max_argument_bytes: int = MAX_ARGUMENT_BYTES) -> None:
+        self.registry = registry
+        self.executor: Executor = executor if executor is not None else LocalExecutor()
+        self._claim: Any = claim if claim is not None else PassThrough()
+        self._budget = budget if budget is not None else CorrectionBudget()
+        self.max_argument_bytes = max_argument_bytes
+        self._fast_bytes = max_argument_bytes // 4  # a str this short cannot exceed the byte cap, whatever its characters
+        self._tools = registry.tools  # the same dict: read on every call
 
     # ------------------------------------------------------------------ public entry points
 
     def call(self, name: str, arguments: Any = None, *, run: Any = None, call_id: str | None = None,
-             idempotency_key: str | None = None, principal: str | None = None) -> Result:
-        """Run one tool call through the gate; never raises for anything the model or the tool did."""
+             idempotency_key: str | None = None, principal: str | None = None,
+             routing: Routing | None = None) -> Result:
+        """Run one tool call through the gate; never raises for anything the model or the tool did.
+
+        routing: what `export()` returned (or its `.routing`), to call a tool by the name and property
+            names that export gave it.
+        """
         started = _perf()
-        tool, prepared = self._prepare(name, arguments, run, idempotency_key)
+        tool, prepared = self._prepare(name, arguments, run, idempotency_key, routing)
         if type(prepared) is Result:
             return self._done(prepared, name, started, run, call_id)
         ticket = self._claim_call(tool, prepared, run, idempotency_key, principal) if self._claim.active else None
         if type(ticket) is Result:
             return self._done(ticket, name, started, run, call_id)
         try:
-            if tool.is_async:
-                value = self._run_coroutine(tool, prepared)
-            elif tool.timeout is not None:
-                value = self._run_in_thread(tool, prepared)
-            else:
-                value = tool.fn(**prepared)
+            value = self.executor.run(tool, prepared)
         except Exception as exc:  # noqa: BLE001 - the boundary: every exception becomes an envelope
             result, error = self._failure(tool, exc), exc
         else:
@@ -104,18 +106,18 @@ class CallPath:
         return self._done(result, name, started, run, call_id, error)
 
     async def acall(self, name: str, arguments: Any = None, *, run: Any = None, call_id: str | None = None,
-                    idempotency_key: str | None = None, principal: str | None = None) -> Result:
+                    idempotency_key: str | None = None, principal: str | None = None,
+                    routing: Routing | None = None) -> Result:
         """The async twin of `call`: async tools are awaited, sync ones run in a worker thread."""
         started = _perf()
-        tool, prepared = self._prepare(name, arguments, run, idempotency_key)
+        tool, prepared = self._prepare(name, arguments, run, idempotency_key, routing)
         if type(prepared) is Result:
             return self._done(prepared, name, started, run, call_id)
         ticket = self._claim_call(tool, prepared, run, idempotency_key, principal) if self._claim.active else None
         if type(ticket) is Result:
             return self._done(ticket, name, started, run, call_id)
         try:
-            coro = tool.fn(**prepared) if tool.is_async else asyncio.to_thread(tool.fn, **prepared)
-            value = await (_with_deadline(coro, tool.timeout) if tool.timeout is not None else coro)
+            value = await self.executor.arun(tool, prepared)
         except Exception as exc:  # noqa: BLE001
             result, error = self._failure(tool, exc), exc
         else:
@@ -125,16 +127,16 @@ class CallPath:
 
     # ------------------------------------------------------------------ stages 1–3
 
-    def _prepare(self, name: str, raw: Any, run: Any, host_key: str | None) -> tuple[Any, Any]:
+    def _prepare(self, name: str, raw: Any, run: Any, host_key: str | None,
+                 routing: Routing | None) -> tuple[Any, Any]:
         """(tool, the arguments for the function) or (tool or None, a failed Result)."""
         property_map = None
-        if self._aliases and name in self._aliases:  # an exported name or strict renames (Toolbox.export)
-            canonical, property_map = self._aliases[name]
-            tool = self._tools[canonical]
-        else:
+        if routing is None and type(name) is str:
             tool = self._tools.get(name)
-            if tool is None:
-                return None, self._unknown_tool(name)
+        else:  # an exported name or strict renames (see registry.Routing)
+            tool, property_map = self.registry.resolve(name, routing)
+        if tool is None:
+            return None, self._unknown_tool(name)
         if type(raw) is str and raw[:1] == "{" and len(raw) <= self._fast_bytes:
             args = fast_object(raw)
             if args is None:
@@ -257,34 +259,9 @@ class CallPath:
                                      f"it took effect before trying again"), trace_id=new_trace_id(), tool=tool.name)
         return result
 
-    # ------------------------------------------------------------------ stage 5: execute
-
-    def _run_coroutine(self, tool: BoundTool, args: dict[str, Any]) -> Any:
-        coro = tool.fn(**args)
-        if tool.timeout is not None:
-            coro = _with_deadline(coro, tool.timeout)
-        try:
-            asyncio.get_running_loop()
-        except RuntimeError:
-            return asyncio.run(coro)
-        # called from inside an event loop (use acall there): run on a fresh loop in a worker thread
-        return self._executor().submit(asyncio.run, coro).result()
-
-    def _run_in_thread(self, tool: BoundTool, args: dict[str, Any]) -> Any:
-        future = self._executor().submit(tool.fn, **args)
-        try:
-            return future.result(timeout=tool.timeout)
-        except TimeoutError:
-            if not future.done():
-                raise _Deadline(tool.timeout or 0) from None
-            raise
-
-    def _executor(self) -> concurrent.futures.ThreadPoolExecutor:
-        if self._pool is None:
-            with self._pool_lock:
-                if self._pool is None:
-                    self._pool = concurrent.futures.ThreadPoolExecutor(thread_name_prefix="toolclause")
-        return self._pool
+    def close(self) -> None:
+        """Stop the executor's worker threads."""
+        self.executor.close()
 
     # ------------------------------------------------------------------ stage 6: output, and failures
 
@@ -315,7 +292,7 @@ class CallPath:
         trace = new_trace_id()
         if isinstance(exc, ToolError):
             return Result(False, error=self._business(tool, exc), trace_id=trace, tool=tool.name)
-        if isinstance(exc, _Deadline):
+        if isinstance(exc, DeadlineExceeded):
             return Result(False, error=standard_error(
                 "UPSTREAM_TIMEOUT", f"{tool.name}: did not finish within {exc.seconds:g} s; the same call may "
                                     f"succeed later"), trace_id=trace, tool=tool.name)
@@ -374,14 +351,3 @@ def _copy(value: Any) -> Any:
     import copy
 
     return copy.deepcopy(value)
-
-
-async def _with_deadline(coro: Any, seconds: float) -> Any:
-    scope = asyncio.timeout(seconds)
-    try:
-        async with scope:
-            return await coro
-    except TimeoutError:
-        if scope.expired():
-            raise _Deadline(seconds) from None
-        raise

@@ -17,14 +17,18 @@ from __future__ import annotations
 from typing import Any, Callable, Iterable, Mapping, overload
 
 from ..model import ToolContract
+from ..stores.errors import StoreConfigError
+from ..stores.url import DEFAULT_STORE, StoreURL
 from .budget import DEFAULT_BUDGET, CorrectionBudget
-from .claim import DEFAULT_STORE, ClaimStage, PassThrough, StoreURL
+from .claim import ClaimStage, PassThrough
 from .errors import ToolboxConfigError, ToolRegistrationError
-from .gate import CallPath
+from .executor import Executor
+from .gate import Gate
 from .registration import LINT_MODES, BoundTool, annotations_for, from_contract, from_function
+from .registry import ExportedDocument, ExportedTools, ToolRegistry, exported
 
 
-class Toolbox(CallPath):
+class Toolbox(Gate):
     """A set of tools and the gate in front of them.
 
     store: where idempotency records will live ("memory://", "sqlite:///path",
@@ -38,24 +42,26 @@ class Toolbox(CallPath):
     correction_budget: failed attempts a model may make at one tool in one run
         after its first mistake (3).
     max_argument_bytes: raw arguments larger than this are refused (1 MiB).
+    executor: what runs a tool once its call passed the gate (default: its Python function).
     """
 
     def __init__(self, store: str = DEFAULT_STORE, *, lint: str = "error", timeout: float | None = None,
                  correction_budget: int = DEFAULT_BUDGET, max_argument_bytes: int = 1024 * 1024,
-                 claim_stage: ClaimStage | None = None) -> None:
-        self.store = StoreURL.parse(store)
+                 claim_stage: ClaimStage | None = None, executor: Executor | None = None) -> None:
+        try:
+            self.store = StoreURL.parse(store)
+        except StoreConfigError as exc:
+            raise ToolboxConfigError(str(exc)) from None
         if lint not in LINT_MODES:
             raise ToolboxConfigError(f"lint must be one of {', '.join(LINT_MODES)}, not {lint!r}")
         if timeout is not None and (not isinstance(timeout, (int, float)) or timeout <= 0):
             raise ToolboxConfigError("timeout must be a positive number of seconds or None")
         self.lint = lint
         self.timeout = timeout
-        self.max_argument_bytes = max_argument_bytes
-        self._tools: dict[str, BoundTool] = {}
-        self._aliases: dict[str, tuple[str, Mapping[str, Mapping[str, str]]]] = {}
-        self._budget = CorrectionBudget(correction_budget)
         # the claim stage (idempotency, confirmation) plugs in here; until the stores land it is a pass-through
-        self._claim = claim_stage if claim_stage is not None else PassThrough()
+        super().__init__(ToolRegistry(), executor=executor, claim=claim_stage if claim_stage is not None
+                         else PassThrough(), budget=CorrectionBudget(correction_budget),
+                         max_argument_bytes=max_argument_bytes)
 
     # ------------------------------------------------------------------ registration
 
@@ -117,9 +123,7 @@ class Toolbox(CallPath):
         return bound.contract
 
     def _register(self, bound: BoundTool) -> None:
-        if bound.name in self._tools:
-            raise ToolRegistrationError(f"a tool named '{bound.name}' is already registered")
-        self._tools[bound.name] = bound
+        self.registry.add(bound)
 
     # ------------------------------------------------------------------ reading
 
@@ -145,28 +149,19 @@ class Toolbox(CallPath):
         """Every tool's registration findings (warnings and, with lint="warn", errors)."""
         return {name: t.diagnostics for name, t in self._tools.items() if t.diagnostics}
 
-    def export(self, target: str, strict: bool = False) -> Any:
-        """The tools in one target's shape (a list of dicts ready for that SDK).
+    def export(self, target: str, strict: bool = False) -> ExportedTools | ExportedDocument:
+        """The tools in one target's shape, ready for that SDK (a list of dicts, or the target's document).
 
-        Exported names and properties that had to change (`math.add` →
-        `math_add` for OpenAI; strict renames) are remembered, so `call()` with
-        the exported name routes back to the tool.
+        The value also carries `.routing`: where the export had to rename a
+        tool (`math.add` → `math_add` for OpenAI) or, in strict mode, a
+        property, pass it back to route a call made with the exported names —
+        `box.call(name, arguments, routing=tools.routing)` (or `routing=tools`).
+        Exporting never changes how `call()` routes on its own.  `.losses`
+        lists what the target could not express.
         """
         from ..exporting import export
 
-        result = export(self.contracts, target, strict=strict)
-        for exported, canonical in result.name_map.items():
-            self._aliases[exported] = (canonical, result.property_map.get(exported, {}))
-        for exported, renames in result.property_map.items():
-            if exported in self._tools:
-                self._aliases.setdefault(exported, (exported, renames))
-        return result.payload
-
-    def close(self) -> None:
-        """Stop the worker threads (used for timeouts and for async tools called from a running loop)."""
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+        return exported(export(self.contracts, target, strict=strict))
 
 
 __all__ = ["PassThrough", "Toolbox"]

@@ -1,0 +1,14 @@
+"""Where idempotency records live: one protocol, one module per backend (below the runtime).
+
+base.py (the record and the `Store` protocol), url.py (which backend a URL
+names), errors.py (what a store raises).
+"""
+
+from __future__ import annotations
+
+from .base import COMPLETED, FAILED, IN_PROGRESS, Record, RecordKey, Store
+from .errors import PersistenceError, StoreConfigError, StoreError
+from .url import DEFAULT_STORE, StoreURL
+
+__all__ = ["COMPLETED", "DEFAULT_STORE", "FAILED", "IN_PROGRESS", "PersistenceError", "Record", "RecordKey",
+           "Store", "StoreConfigError", "StoreError", "StoreURL"]

@@ -1,0 +1,102 @@
+"""The gate's parts: a registry, a claim stage, an executor and a correction budget, each replaceable."""
+
+from __future__ import annotations
+
+import asyncio
+
+from toolclause import Toolbox, ToolError
+from toolclause.runtime.budget import CorrectionBudget
+from toolclause.runtime.gate import Gate
+from toolclause.runtime.registry import ToolRegistry
+
+SEARCH_FILES = {
+    "name": "search files",
+    "description": "Searches the files of the workspace by text and content type.",
+    "inputSchema": {"type": "object", "additionalProperties": False, "required": ["query"],
+                    "properties": {"query": {"type": "string", "description": "Text to find."},
+                                   "Content-Type": {"type": "string", "description": "MIME type to keep."}}},
+}
+
+
+class Forwarder:
+    """An executor that never calls the Python function: what a proxy to a remote server supplies."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, dict]] = []
+
+    def run(self, tool, arguments):
+        self.calls.append((tool.name, dict(arguments)))
+        if arguments.get("query") == "missing":
+            raise ToolError("NOT_FOUND", "Nothing by that name.")
+        return {"forwarded": tool.name, "arguments": arguments}
+
+    async def arun(self, tool, arguments):
+        return self.run(tool, arguments)
+
+    def close(self):
+        self.calls.append(("closed", {}))
+
+
+def _never(**kwargs):
+    raise AssertionError("the forwarding executor runs the call, not the local function")
+
+
+def test_an_executor_replaces_the_function_call_and_every_other_stage_stays():
+    forwarder = Forwarder()
+    box = Toolbox("memory://", lint="off", executor=forwarder)
+    box.add(SEARCH_FILES, _never)
+    ok = box.call("search files", '{"query": "report"}')
+    assert ok.ok and ok.data == {"forwarded": "search files", "arguments": {"query": "report"}}
+    assert box.call("search files", '{"qery": "report"}').error.code == "VALIDATION_ERROR"  # never forwarded
+    assert box.call("search files", {"query": "missing"}).error.code == "NOT_FOUND"
+    assert asyncio.run(box.acall("search files", {"query": "a"})).ok
+    assert [name for name, _ in forwarder.calls] == ["search files"] * 3
+    box.close()
+    assert forwarder.calls[-1][0] == "closed"
+
+
+def test_a_gate_is_built_from_its_parts():
+    registry = ToolRegistry()
+    helper = Toolbox("memory://", lint="off")
+    helper.add(SEARCH_FILES, _never)
+    registry.add(helper.registry.tools["search files"])
+    gate = Gate(registry, executor=Forwarder(), budget=CorrectionBudget(0))
+    assert gate.call("search files", {"query": "x"}).ok
+    assert gate.call("search files", {}).error.code == "VALIDATION_ERROR"
+    assert gate.call("search files", {"q": 1}).error.code == "REPEATED_INVALID_CALL"  # a budget of 0
+
+
+def test_routing_renames_tools_and_properties_only_for_the_export_it_came_from():
+    received = []
+
+    def search(query: str, **options) -> dict:
+        received.append({"query": query, **options})
+        return {}
+
+    box = Toolbox("memory://", lint="off")
+    box.add(SEARCH_FILES, search)
+    gemini = box.export("gemini")
+    assert gemini.routing.properties == {
+        "search_files": {"": {"Content_Type": "Content-Type"}}}
+    mcp = box.export("mcp")
+    assert mcp.routing.names == {"search_files": "search files"} and not mcp.routing.properties
+    assert box.call("search_files", {"query": "q", "Content_Type": "text/plain"}, routing=gemini).ok
+    assert received[-1] == {"query": "q", "Content-Type": "text/plain"}
+    # the other export kept the property's name, so its routing does not rename it
+    refused = box.call("search_files", {"query": "q", "Content_Type": "text/plain"}, routing=mcp)
+    assert refused.error.code == "VALIDATION_ERROR"
+    assert box.call("search files", {"query": "q", "Content-Type": "a/b"}, routing=mcp).ok
+    assert not box.export("anthropic").routing.properties
+
+
+def test_the_budget_knows_the_same_json_however_it_was_written():
+    box = Toolbox("memory://", lint="off")
+
+    @box.tool
+    def pick(count: int) -> dict:
+        """Picks a number of items from the queue and returns them."""
+        return {}
+
+    assert box.call("pick", '{"count": "1.0"}', run="r").error.code == "VALIDATION_ERROR"
+    assert box.call("pick", '{ "count" : "1.0" }', run="r").error.code == "REPEATED_INVALID_CALL"
+    assert box.call("pick", '{"count": "1.5"}', run="r").error.code == "VALIDATION_ERROR"
