@@ -21,8 +21,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..model import escape_token, resolve_pointer
+from ..model import escape_token
 from ..schema.keywords import STANDARD_KEYWORDS, type_alias
+from ..schema.refs import ref_target, resolve_ref
 from ..targets import JSON_SCHEMA_TYPES
 from .base import Loss
 from ._nullability import disjoint, is_object, make_nullable, object_branches, to_openapi_nullable
@@ -113,14 +114,9 @@ class Projector:
         return schema
 
     def _deref(self, schema: dict[str, Any]) -> dict[str, Any]:
-        ref = schema.get("$ref")
-        if isinstance(ref, str) and ref.startswith("#"):
-            try:
-                target = resolve_pointer(self.root, ref[1:])
-            except KeyError:
-                return schema
-            if isinstance(target, dict):
-                return {**target, **{k: v for k, v in schema.items() if k != "$ref"}}
+        target = ref_target(self.root, schema.get("$ref"))
+        if isinstance(target, dict):
+            return {**target, **{k: v for k, v in schema.items() if k != "$ref"}}
         return schema
 
     # ------------------------------------------------------------------ nodes
@@ -276,11 +272,11 @@ class Projector:
             return {k: v for k, v in schema.items() if k != "$ref"}, {}
         if mode == "none" or mode == "siblings" and not siblings:
             return schema, {}
-        try:
-            target = resolve_pointer(self.root, ref[1:])
-        except KeyError:
+        resolution = resolve_ref(self.root, ref)
+        if not resolution.ok:
             self.lose(f"{src}/$ref", "$ref", f"the reference '{ref}' resolves to nothing; exported as any value")
             return {k: v for k, v in schema.items() if k != "$ref"}, {}
+        target = resolution.target
         if not isinstance(target, dict):
             return {k: v for k, v in schema.items() if k != "$ref"}, {}
         if self._inlining.count(ref) >= (MAX_INLINE_DEPTH if not self.profile.recursion else 1):
@@ -290,7 +286,7 @@ class Projector:
                                              f"{MAX_INLINE_DEPTH} levels deep; deeper values are not described")
             return {k: v for k, v in schema.items() if k != "$ref"}, {}
         self._inlining.append(ref)
-        target_src = self.base + ref[1:]
+        target_src = self.base + (resolution.pointer or "")
         merged = {**target, **{k: v for k, v in schema.items() if k != "$ref"}}
         sources = {k: target_src for k in target if k not in schema}
         merged, more = self._inline_ref(merged, target_src) if "$ref" in target else (merged, {})

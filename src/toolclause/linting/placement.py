@@ -16,31 +16,7 @@ from typing import Any
 
 from ..loading.shapes import CONVERTED_FORMATS
 from ..model import Edit, Fix, ToolContract, unescape_token
-
-_MISSING = object()
-
-
-def _step(node: Any, token: str) -> Any:
-    """One RFC 6901 step (token already unescaped); _MISSING where it names nothing."""
-    if isinstance(node, dict):
-        return node.get(token, _MISSING)
-    if isinstance(node, list) and token.isdigit() and int(token) < len(node):
-        return node[int(token)]
-    return _MISSING
-
-
-def _resolve(document: Any, pointer: str) -> Any:
-    """The value at `pointer`, or _MISSING (same semantics as model.resolve_pointer)."""
-    if not pointer:
-        return document
-    node = document
-    for token in pointer[1:].split("/"):
-        if "~" in token:
-            token = unescape_token(token)
-        node = _step(node, token)
-        if node is _MISSING:
-            return _MISSING
-    return node
+from ..schema.refs import MISSING, step, value_at
 
 
 def locate_original(tool: ToolContract, canonical: str) -> str:
@@ -131,21 +107,21 @@ class ToolPlacer:
         if cut_canonical < 0 or cut_relative < 0:
             # not a pointer with a parent (never made by a rule): resolve literally
             parent_canonical, parent_relative = canonical[:cut_canonical], relative[:cut_relative]
-            same_parent = _resolve(doc, parent_canonical) is _resolve(raw, parent_relative) is not _MISSING
-            same_value = (_resolve(doc, canonical) == _resolve(raw, relative) is not _MISSING
+            same_parent = value_at(doc, parent_canonical) is value_at(raw, parent_relative) is not MISSING
+            same_value = (value_at(doc, canonical) == value_at(raw, relative) is not MISSING
                           and canonical.rsplit("/", 1)[-1] == relative.rsplit("/", 1)[-1])
             return same_parent or same_value
-        canonical_parent = _resolve(doc, canonical[:cut_canonical])
-        original_parent = _resolve(raw, relative[:cut_relative])
-        if canonical_parent is original_parent is not _MISSING:
+        canonical_parent = value_at(doc, canonical[:cut_canonical])
+        original_parent = value_at(raw, relative[:cut_relative])
+        if canonical_parent is original_parent is not MISSING:
             return True
         key, original_key = canonical[cut_canonical + 1:], relative[cut_relative + 1:]
         if key != original_key:
             return False
         if "~" in key:
             key = unescape_token(key)
-        original_value = _step(original_parent, key) if original_parent is not _MISSING else _MISSING
-        if original_value is _MISSING:
+        original_value = step(original_parent, key) if original_parent is not MISSING else MISSING
+        if original_value is MISSING:
             return False
-        canonical_value = _step(canonical_parent, key) if canonical_parent is not _MISSING else _MISSING
+        canonical_value = step(canonical_parent, key) if canonical_parent is not MISSING else MISSING
         return canonical_value == original_value

@@ -18,6 +18,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from ..model import escape_token
 from ..schema.keywords import json_type
+from ..schema.refs import MISSING, ref_target
 from ..suggest import closest
 
 MAX_PROBLEMS = 20
@@ -139,7 +140,7 @@ def _enum_choices(branches: Any, root: Mapping[str, Any]) -> list | None:
     values: list = []
     for branch in branches:
         if isinstance(branch, dict) and "$ref" in branch:
-            branch = _resolve(root, branch["$ref"])
+            branch = ref_target(root, branch["$ref"])
         if not isinstance(branch, dict):
             return None
         if branch.get("type") == "null" and len(branch) == 1:
@@ -151,12 +152,6 @@ def _enum_choices(branches: Any, root: Mapping[str, Any]) -> list | None:
         else:
             return None
     return values or None
-
-
-def _resolve(root: Mapping[str, Any], ref: Any) -> Any:
-    if not isinstance(ref, str) or not ref.startswith("#"):
-        return None
-    return _node_at(root, [p.replace("~1", "/").replace("~0", "~") for p in ref[1:].split("/") if p])
 
 
 def _branch_types(error: Any) -> str:
@@ -184,18 +179,14 @@ def _schema_at(root: Mapping[str, Any], tokens: list[Any]) -> Mapping[str, Any]:
     return node if isinstance(node, dict) else {}
 
 
-def _node_at(root: Mapping[str, Any], tokens: list[Any], depth: int = 0) -> Any:
+def _node_at(root: Mapping[str, Any], tokens: list[Any]) -> Any:
+    """The schema value at an error's schema path; a `$ref` token there means the path went through it."""
     node: Any = root
     for token in tokens:
-        if isinstance(node, dict) and token == "$ref" and isinstance(node.get("$ref"), str) and depth < 32:
-            ref = node["$ref"]
-            if not ref.startswith("#"):
+        if isinstance(node, dict) and token == "$ref" and isinstance(node.get("$ref"), str):
+            node = ref_target(root, node["$ref"])
+            if node is MISSING:
                 return None
-            target: Any = root
-            for part in [p for p in ref[1:].split("/") if p]:
-                part = part.replace("~1", "/").replace("~0", "~")
-                target = target.get(part) if isinstance(target, dict) else None
-            node = target
             continue
         if isinstance(node, dict):
             node = node.get(str(token))

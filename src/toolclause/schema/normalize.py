@@ -18,9 +18,10 @@ from __future__ import annotations
 
 from typing import Any, Iterator, Mapping
 
-from ..model import escape_token, resolve_pointer
+from ..model import escape_token
 from ..schema.keywords import json_type
 from .nullability import allows_null
+from .refs import MISSING, ref_target, resolve_ref
 
 _MAX_DEPTH = 64
 
@@ -45,10 +46,9 @@ class _Walk:
         yield schema, pointer
         ref = schema.get("$ref")
         if isinstance(ref, str) and ref.startswith("#"):
-            try:
-                yield from self.applicable(resolve_pointer(self.root, ref[1:]), ref[1:], depth + 1)
-            except KeyError:
-                pass
+            resolution = resolve_ref(self.root, ref)
+            if resolution.ok:
+                yield from self.applicable(resolution.target, resolution.pointer or "", depth + 1)
         for index, branch in enumerate(schema.get("allOf") or [] if isinstance(schema.get("allOf"), list) else []):
             yield from self.applicable(branch, f"{pointer}/allOf/{index}", depth + 1)
 
@@ -145,10 +145,8 @@ def to_strict_arguments(arguments: Any, projection: Mapping[str, Any], depth: in
         return arguments
     ref = projection.get("$ref")
     if isinstance(ref, str) and ref.startswith("#"):
-        try:
-            return to_strict_arguments(arguments, resolve_pointer(root, ref[1:]), depth + 1, root)
-        except KeyError:
-            return arguments
+        target = ref_target(root, ref)
+        return arguments if target is MISSING else to_strict_arguments(arguments, target, depth + 1, root)
     for keyword in ("anyOf",):
         branches = projection.get(keyword)
         if isinstance(branches, list):

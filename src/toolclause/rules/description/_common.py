@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...model import ToolContract, resolve_pointer, split_pointer
+from ...schema.refs import ref_target
 from ...schema.walk import NodeKind, SchemaNode
 
 STRING_TYPES = frozenset({"string", "str", "String"})
@@ -46,12 +47,9 @@ def text_of(schema: dict[str, Any], key: str = "description") -> str:
 
 def resolve_local(tool: ToolContract, ref: Any) -> dict[str, Any] | None:
     """The subschema a local `$ref` ("#/$defs/x") names inside the input schema, or None."""
-    if not isinstance(ref, str) or not ref.startswith("#") or not isinstance(tool.input_schema, dict):
+    if not isinstance(tool.input_schema, dict):
         return None
-    try:
-        target = resolve_pointer(tool.input_schema, ref[1:]) if ref != "#" else tool.input_schema
-    except (KeyError, ValueError):
-        return None
+    target = ref_target(tool.input_schema, ref)
     return target if isinstance(target, dict) else None
 
 

@@ -13,7 +13,7 @@ from typing import Any, Iterator
 
 from ...model import split_pointer
 from ...schema.keywords import SCHEMA_LIST, SCHEMA_MAP
-from ._refs import RefIndex, iter_subschemas
+from ...schema.refs import RefIndex, iter_subschemas
 
 _NOT_EVALUATED = frozenset({"$defs", "definitions"})
 

@@ -41,15 +41,15 @@ copied in by a person, so nothing is applied by `--fix`.
 from __future__ import annotations
 
 from typing import Iterable
-from urllib.parse import unquote
 
-from ...model import Fix, Severity, ToolContract, resolve_pointer
+from ...model import Fix, Severity, ToolContract
 from ...schema.keywords import describe_value
+from ...schema.refs import resolve_ref, split_ref
 from ...schema.walk import SchemaNode
 from ..base import Finding, LintContext, Rule
 from ._common import root_of
 from ._ref_cycles import recursive_refs
-from ._refs import Resolution, index_for, missing_part, split_ref
+from ._refs import index_for, problem
 
 _INLINE = "copy the schema under '$defs' and refer to it as '#/$defs/<name>'"
 
@@ -67,11 +67,11 @@ class UnresolvableRef(Rule):
         if not isinstance(ref, str) or not isinstance(root, dict) or _under_embedded_resource(node):
             return  # a non-string $ref is S001's; inside an embedded $id the base URI changes
         pointer = node.pointer + "/$ref"
-        resolution = _resolve(ref, root, ctx)
+        resolution = resolve_ref(root, ref, lambda r: index_for(r, ctx.cache))
         if resolution.external:
             yield Finding(pointer, _external_message(ref), Fix(_INLINE))
         elif not resolution.ok:
-            yield Finding(pointer, f"$ref '{ref}' points nowhere: {resolution.problem}",
+            yield Finding(pointer, f"$ref '{ref}' points nowhere: {problem(resolution, root)}",
                           Fix("point the $ref at an existing definition, or add the definition"))
         elif not isinstance(resolution.target, (dict, bool)):
             yield Finding(pointer, f"$ref '{ref}' points at {describe_value(resolution.target)}, not at a schema",
@@ -86,17 +86,6 @@ class UnresolvableRef(Rule):
                           f"$ref '{ref}' makes the schema recursive ({loop}); Anthropic strict tool use rejects "
                           f"recursive schemas: unroll it to a fixed depth or turn strict mode off for this tool",
                           Fix("replace the recursion with a fixed number of nested levels"))
-
-
-def _resolve(ref: str, root: dict, ctx: LintContext) -> Resolution:
-    document, fragment = split_ref(ref)
-    if not document and (fragment is None or fragment == "" or fragment.startswith("/")):
-        pointer = unquote(fragment or "")
-        try:  # the common case needs no index
-            return Resolution(True, pointer=pointer, target=resolve_pointer(root, pointer))
-        except KeyError:
-            return Resolution(False, problem=missing_part(root, pointer))
-    return index_for(root, ctx.cache).resolve(ref)
 
 
 def _under_embedded_resource(node: SchemaNode) -> bool:
