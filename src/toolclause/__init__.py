@@ -1,51 +1,51 @@
-"""toolclause: LLM tool definitions as contracts — linted, exported, versioned and enforced."""
+"""toolclause: LLM tool definitions as contracts — linted, exported, versioned and enforced.
 
-from __future__ import annotations
+    from toolclause import Toolbox, ToolError, Result, load, lint, export, diff
 
-from typing import Any, Iterable
+Each public name is imported from the module that defines it on first use, so
+`import toolclause` (and the start-up of every `toolclause` command, which
+imports this package first) costs only what a run touches: linting files never
+loads the runtime, the exporters or the diff classifier.  Type checkers read
+the same names from the imports under TYPE_CHECKING.
+"""
 
-from .exporting import ExportResult, Loss, export
-from .linting.config import LintConfig
-from .linting.engine import LintReport, lint_contracts
-from .loading import load
-from .model import Diagnostic, Severity, ToolContract
+import importlib
+import typing
 
-__version__ = "0.1.0"
+from ._version import __version__
 
+if typing.TYPE_CHECKING:
+    from ._api import diff, lint
+    from .diffing import DiffReport
+    from .exporting import ExportResult, Loss, export
+    from .linting.config import LintConfig
+    from .linting.engine import LintReport
+    from .loading import load
+    from .model import Diagnostic, Severity, ToolContract
+    from .runtime import Result, Toolbox, ToolError
 
-def lint(source: Any, *, config: LintConfig | None = None, targets: Iterable[str] | None = None,
-         select: Iterable[str] | None = None, ignore: Iterable[str] | None = None,
-         input_format: str | None = None) -> list[Diagnostic]:
-    """Lint tools given as contracts, paths, a JSON string or parsed objects.
+# each public name → the module it is imported from (keep in step with the imports above)
+_HOMES: dict[str, str] = {
+    "Toolbox": ".runtime", "ToolError": ".runtime", "Result": ".runtime",
+    "load": ".loading", "lint": "._api", "export": ".exporting", "diff": "._api",
+    # the data the functions take and return
+    "Diagnostic": ".model", "Severity": ".model", "ToolContract": ".model",
+    "LintConfig": ".linting.config", "LintReport": ".linting.engine",
+    "ExportResult": ".exporting", "Loss": ".exporting", "DiffReport": ".diffing",
+}
 
-    >>> [d.code for d in lint({"name": "t", "description": "Looks up one thing by id and returns it.",
-    ...   "inputSchema": {"type": "object", "properties": {}, "required": ["id"]}}, select=["S003"])]
-    ['S003']
-    """
-    from .linting.config import parse_targets
-
-    tools = list(source) if _is_contracts(source) else load(source, input_format)
-    config = config or LintConfig()
-    config = config.with_overrides(
-        targets=parse_targets(list(targets)) if targets is not None else None,
-        select=tuple(c.upper() for c in select) if select is not None else None,
-        ignore=tuple(c.upper() for c in ignore) if ignore is not None else None,
-    )
-    return lint_contracts(tools, config)
-
-
-def __getattr__(name: str) -> Any:
-    # the runtime (pydantic, the gate) is imported on first use, so `toolclause lint` starts fast
-    if name in ("Result", "ToolError", "Toolbox"):
-        from . import runtime
-
-        return getattr(runtime, name)
-    raise AttributeError(f"module 'toolclause' has no attribute {name!r}")
+__all__ = ["Diagnostic", "DiffReport", "ExportResult", "LintConfig", "LintReport", "Loss", "Result", "Severity",
+           "ToolContract", "ToolError", "Toolbox", "__version__", "diff", "export", "lint", "load"]
 
 
-def _is_contracts(source: Any) -> bool:
-    return isinstance(source, (list, tuple)) and bool(source) and all(isinstance(t, ToolContract) for t in source)
+def __getattr__(name: str) -> typing.Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'toolclause' has no attribute {name!r}")
+    value = getattr(importlib.import_module(home, __name__), name)
+    globals()[name] = value  # found once; later lookups are plain attribute reads
+    return value
 
 
-__all__ = ["Diagnostic", "ExportResult", "LintConfig", "LintReport", "Loss", "Result", "Severity", "ToolContract",
-           "ToolError", "Toolbox", "export", "lint", "load", "__version__"]
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

@@ -1,13 +1,17 @@
-"""Reporters, registered by name.  Each module has the same function:
+"""Reporters: a finished run turned into text.  They never print, read files or exit.
+
+`lint`'s reporters are registered by name; each module has the same function:
 
     render(run: LintRun, *, color: bool = False) -> str
 
-A reporter turns a finished run into text; it never prints, reads files or exits.
+`diff.py` renders a DiffReport in each of DIFF_FORMATS (imported only by a diff,
+as it needs the change classifier); `rules.py` the rule catalogue and each
+rule's documentation; `drift.py` what `export --check` found.
 """
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from . import github, json, junit, sarif, text
 from .base import FixSummary, LintRun
@@ -22,4 +26,6 @@ REPORTERS: dict[str, Render] = {
     "junit": junit.render,
 }
 
-__all__ = ["REPORTERS", "FixSummary", "LintRun"]
+DIFF_FORMATS = ("text", "json", "markdown")
+
+__all__ = ["DIFF_FORMATS", "REPORTERS", "FixSummary", "LintRun"]

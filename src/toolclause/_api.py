@@ -1,0 +1,62 @@
+"""The public functions that do more than name a subpackage's function: `lint` and `diff`.
+
+`load` and `export` are `toolclause.loading.load` and `toolclause.exporting.export`
+themselves; `toolclause/__init__.py` names all four.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from .linting.config import LintConfig, parse_targets
+from .linting.engine import lint_contracts
+from .loading import load
+from .model import Diagnostic, ToolContract
+
+if TYPE_CHECKING:
+    from .diffing import DiffReport
+
+
+def lint(source: Any, *, config: LintConfig | None = None, targets: Iterable[str] | None = None,
+         select: Iterable[str] | None = None, ignore: Iterable[str] | None = None,
+         input_format: str | None = None) -> list[Diagnostic]:
+    """Lint tools given as contracts, paths, a JSON string or parsed objects.
+
+    >>> [d.code for d in lint({"name": "t", "description": "Looks up one thing by id and returns it.",
+    ...   "inputSchema": {"type": "object", "properties": {}, "required": ["id"]}}, select=["S003"])]
+    ['S003']
+    """
+    tools = list(source) if _is_contracts(source) else load(source, input_format)
+    config = config or LintConfig()
+    config = config.with_overrides(
+        targets=parse_targets(list(targets)) if targets is not None else None,
+        select=tuple(c.upper() for c in select) if select is not None else None,
+        ignore=tuple(c.upper() for c in ignore) if ignore is not None else None,
+    )
+    return lint_contracts(tools, config)
+
+
+def diff(old: Any, new: Any) -> DiffReport:
+    """What changed from `old` to `new`, and whether it breaks calls or consumers of results.
+
+    Each side is what `toolclause diff` takes — a file, a folder, `git:REF:PATH`,
+    a list of paths — or contracts (one, or a list), or parsed tool objects.
+    Inputs that cannot be read are listed in the report's `unreadable`.
+
+    >>> before = {"name": "get_weather", "inputSchema": {"type": "object", "properties": {"city": {"type": "string"}}}}
+    >>> after = load({**before, "inputSchema": {**before["inputSchema"], "required": ["city"]}})[0]
+    >>> [(c.kind, c.impact.label) for c in diff(before, after).changes]
+    [('required-added', 'breaking-calls')]
+    """
+    from .diffing import diff as diff_sides  # only a diff pays for the change classifier
+
+    return diff_sides(_side(old), _side(new))
+
+
+def _side(source: Any) -> Any:
+    return [source] if isinstance(source, ToolContract) else source
+
+
+def _is_contracts(source: Any) -> bool:
+    return isinstance(source, (list, tuple)) and bool(source) and all(isinstance(t, ToolContract) for t in source)
