@@ -1,8 +1,8 @@
 """Null and shape facts the projector needs, kept apart from its walk.
 
 Strict modes have no optional properties: an optional one becomes required and
-nullable (`make_nullable`); OpenAPI (Gemini) spells null as `nullable: true`
-instead of a type (`to_openapi_nullable`).  The shape tests say when a
+nullable (`schema.nullability.make_nullable`); OpenAPI (Gemini) spells null as
+`nullable: true` instead of a type (`to_openapi_nullable`).  The shape tests say when a
 composition is an object, and when `oneOf` may safely become `anyOf`.
 """
 
@@ -11,35 +11,6 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..schema.nullability import allows_null
-
-
-def make_nullable(schema: dict[str, Any]) -> dict[str, Any]:
-    """The same schema, also accepting null (the strict form of an optional property)."""
-    if allows_null(schema):
-        return schema
-    out = dict(schema)
-    if "const" in out:
-        out["enum"] = [out.pop("const")]
-    if "$ref" in out:
-        description = out.pop("description", None)
-        wrapped: dict[str, Any] = {"anyOf": [out, {"type": "null"}]}
-        if description is not None:
-            wrapped["description"] = description
-        return wrapped
-    types = out.get("type")
-    if isinstance(types, str):
-        out["type"] = [types, "null"]
-    elif isinstance(types, list):
-        out["type"] = [*types, "null"] if "null" not in types else types
-    elif isinstance(out.get("anyOf"), list):
-        out["anyOf"] = [*out["anyOf"], {"type": "null"}]
-        return out
-    else:
-        return {"anyOf": [out, {"type": "null"}]}
-    if isinstance(out.get("enum"), list) and None not in out["enum"]:
-        out["enum"] = [*out["enum"], None]
-    return out
 
 
 def to_openapi_nullable(out: dict[str, Any]) -> None:

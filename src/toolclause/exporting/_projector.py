@@ -26,7 +26,8 @@ from ..schema.keywords import STANDARD_KEYWORDS, type_alias
 from ..schema.refs import ref_target, resolve_ref
 from ..targets import JSON_SCHEMA_TYPES
 from .base import Loss
-from ._nullability import disjoint, is_object, make_nullable, object_branches, to_openapi_nullable
+from ..schema.nullability import make_nullable
+from ._nullability import disjoint, is_object, object_branches, to_openapi_nullable
 from .names import valid_names
 
 # Keywords that only annotate: dropping them changes nothing a validator checks.

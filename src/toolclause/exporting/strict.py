@@ -14,6 +14,7 @@ import json
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from ..schema.nullability import allows_null, make_nullable
 from ..schema.regex_features import unsupported_regex_features
 from ..targets import (ANTHROPIC_STRICT_FORMATS, ANTHROPIC_STRICT_MIN_ITEMS, GEMINI_JSON_SCHEMA_KEYWORDS,
                        GEMINI_SCHEMA_FIELDS, OPENAI_STRICT_FORMATS, OPENAI_STRICT_KEYWORDS,
@@ -21,7 +22,6 @@ from ..targets import (ANTHROPIC_STRICT_FORMATS, ANTHROPIC_STRICT_MIN_ITEMS, GEM
                        OPENAI_STRICT_LARGE_STRING_ENUM_CHARS, OPENAI_STRICT_MAX_ENUM_VALUES, OPENAI_STRICT_MAX_NESTING,
                        OPENAI_STRICT_MAX_PROPERTIES, OPENAI_STRICT_MAX_TOTAL_CHARS, PROPERTY_NAME_RULES, NameRule)
 from .base import Loss
-from ._nullability import allows_null, make_nullable
 from ._projector import Projector
 
 __all__ = ["PROFILES", "Profile", "Projection", "allows_null", "make_nullable", "project", "openai_size_losses"]

@@ -59,14 +59,14 @@ import json
 from typing import Any, Iterable
 
 from ...model import Edit, Fix, Severity, ToolContract
+from ...schema.nullability import declares_null, nullable_type
 from ...schema.walk import NodeKind, SchemaNode
 from ...targets import (JSON_SCHEMA_TYPES, OPENAI_STRICT_FORMATS, OPENAI_STRICT_LARGE_STRING_ENUM,
                         OPENAI_STRICT_LARGE_STRING_ENUM_CHARS, OPENAI_STRICT_MAX_ENUM_VALUES,
                         OPENAI_STRICT_MAX_NESTING, OPENAI_STRICT_MAX_PROPERTIES, OPENAI_STRICT_MAX_TOTAL_CHARS,
                         OPENAI_STRICT_UNSUPPORTED_KEYWORDS)
 from ..base import Finding, LintContext, Rule
-from ..tightness._shapes import (ancestor_via, declared_types, is_nullable, is_object_schema, property_label,
-                                written_by_user)
+from ..tightness._shapes import ancestor_via, declared_types, is_object_schema, property_label, written_by_user
 
 # Below these the subtree is not analysed: the fix removes (or replaces) the whole keyword.
 _NOT_ANALYSED_BELOW = frozenset(OPENAI_STRICT_UNSUPPORTED_KEYWORDS) | {
@@ -102,10 +102,8 @@ def nullable_change(schema: dict[str, Any]) -> str:
         return f"make it nullable once its type {unknown[0]!r} is a JSON Schema type (e.g. [\"string\", \"null\"])"
     enum = schema.get("enum")
     enum_note = " and add null to its enum" if isinstance(enum, list) and None not in enum else ""
-    if isinstance(types, str):
-        return f"make its type {json.dumps([types, 'null'])}{enum_note}"
-    if isinstance(types, list):
-        return f"make its type {json.dumps([t for t in types if isinstance(t, str)] + ['null'])}{enum_note}"
+    if isinstance(types, (str, list)):
+        return f"make its type {json.dumps(nullable_type(types) or ['null'])}{enum_note}"
     if "anyOf" in schema:
         return "add {\"type\": \"null\"} to its anyOf"
     if "$ref" in schema:
@@ -191,7 +189,7 @@ class OpenAIStrictIncompatible(Rule):
 
     def _optional(self, node: SchemaNode, schema: dict[str, Any]) -> Finding:
         name = node.key
-        if is_nullable(schema):
+        if declares_null(schema):
             change = f"add '{name}' to required (it already accepts null)"
         else:
             change = f"add '{name}' to required and {nullable_change(schema)}"

@@ -44,8 +44,9 @@ import json
 from typing import Any, Iterable
 
 from ...model import Fix, Severity, ToolContract
-from ...schema.keywords import show_value, type_alias
+from ...schema.keywords import show_value
 from ...schema.meta import is_safe_to_validate
+from ...schema.nullability import nullable_type, openapi_nullable
 from ...schema.walk import SchemaNode
 from ..base import Finding, LintContext, Rule
 from ._common import is_rapidapi, root_of
@@ -72,7 +73,7 @@ class InvalidDefault(Rule):
         if isinstance(examples, list):
             candidates.extend((f"example {i}", f"{node.pointer}/examples/{i}", v) for i, v in enumerate(examples))
         for label, pointer, value in candidates:
-            if value is None and schema.get("nullable") is True:
+            if value is None and openapi_nullable(schema):
                 continue  # OpenAPI's way of admitting null
             if not is_safe_to_validate(value):
                 continue
@@ -83,12 +84,8 @@ class InvalidDefault(Rule):
 
 def _nullable(declared: Any) -> str:
     """The `type` that also admits null, written with standard type names."""
-    names = [declared] if isinstance(declared, str) else declared if isinstance(declared, list) else []
-    standard = []
-    for name in names:
-        known, json_type = type_alias(name) if isinstance(name, str) else (False, None)
-        standard.append(json_type if known and json_type else name)
-    return json.dumps({"type": list(dict.fromkeys(standard + ["null"]))})[1:-1] if standard else '"type": [..., "null"]'
+    names = nullable_type(declared)
+    return json.dumps({"type": names})[1:-1] if names else '"type": [..., "null"]'
 
 
 def _declared(schema: dict[str, Any]) -> str:

@@ -54,17 +54,6 @@ def holder_keyword(node: SchemaNode) -> str | None:
     return rest.split("/", 1)[0]
 
 
-def is_nullable(schema: dict[str, Any]) -> bool:
-    """Whether null is allowed: a type list with "null", or an anyOf/oneOf branch typed null."""
-    if "null" in declared_types(schema):
-        return True
-    for keyword in ("anyOf", "oneOf"):
-        branches = schema.get(keyword)
-        if isinstance(branches, list) and any(isinstance(b, dict) and "null" in declared_types(b) for b in branches):
-            return True
-    return False
-
-
 def property_label(node: SchemaNode) -> str:
     """How a message names a node: 'city' for a property, else its pointer."""
     if node.kind is NodeKind.PROPERTY and node.key is not None:
