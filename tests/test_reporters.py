@@ -29,7 +29,8 @@ def make_run(cwd: str = "/repo", **changes) -> LintRun:
                    tool="search", file="/repo/tools/검색.json", pointer="/description", line=None, column=None),
     ]
     report = LintReport(diagnostics=diagnostics, tools=3, files=3,
-                        unreadable=[Unreadable("bad.jsonl", "invalid JSON at column 3: Expecting value", "", 7)])
+                        unreadable=[Unreadable("invalid-json", "invalid JSON at column 3: Expecting value",
+                                               file="bad.jsonl", line=7)])
     values = dict(report=report, cwd=cwd,
                   tools_by_file={"tools/weather.json": ["get_weather", "get_forecast"], "/repo/tools/검색.json": ["search"]})
     values.update(changes)

@@ -1,9 +1,13 @@
-"""The frozen data every layer shares: tool contracts and diagnostics.
+"""The frozen data every layer shares: tool contracts, problems and diagnostics.
 
 No I/O happens here.  A `ToolContract` is the canonical form of one tool (the MCP
 Tool object plus toolclause's optional keys) together with an `Origin` that says
 where each part of it came from in the user's file, so that every diagnostic can
 point into the document the user actually wrote.
+
+Every problem toolclause reports has one shape, `Problem` (code, message,
+pointer, context), whose code comes from a table of `Code`s kept beside the
+layer that reports it (see `Problem`).
 
 Schemas inside a contract are plain dicts for speed and for hand-off to the
 compiled validator; treat them as read-only.
@@ -13,7 +17,8 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from types import MappingProxyType
+from typing import Any, Callable, Iterable, Mapping, TypeVar
 
 
 class Severity(enum.IntEnum):
@@ -197,6 +202,55 @@ class ToolContract:
         return tool
 
 
+# --------------------------------------------------------------------------- problems
+
+NO_CONTEXT: Mapping[str, Any] = MappingProxyType({})
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """One problem, in one shape everywhere (like pydantic-core's error records).
+
+    code      a stable slug from the code table of the layer that reports it; programs
+              branch on it, never on the message
+    message   one sentence for people; its wording may change
+    pointer   a JSON Pointer to where it is (into the document, the schema or the
+              arguments: each record says which)
+    context   the values the message was built from, so nothing has to parse it
+
+    The records of each layer extend it with their own fields: `Unreadable` (the
+    file and line), the diff's `Change` (impact, tool, old pointer), the export's
+    `Loss` and `Drift`, the meta-schema's `MetaError`, the runtime's `ParseProblem`.
+    `Diagnostic`, whose field order callers rely on, has the same four attributes.
+    """
+
+    code: str
+    message: str
+    pointer: str = ""
+    context: Mapping[str, Any] = field(default_factory=lambda: NO_CONTEXT)  # one shared empty map
+
+
+@dataclass(frozen=True, slots=True)
+class Code:
+    """One entry of a code table: the stable slug and what it means."""
+
+    code: str
+    summary: str
+
+
+CodeT = TypeVar("CodeT", bound=Code)
+
+
+def code_table(entries: Iterable[CodeT]) -> Mapping[str, CodeT]:
+    """A read-only {code: entry} table; a code listed twice is a programming error."""
+    table: dict[str, CodeT] = {}
+    for entry in entries:
+        if entry.code in table:
+            raise ValueError(f"code {entry.code!r} is listed twice")
+        table[entry.code] = entry
+    return MappingProxyType(table)
+
+
 # --------------------------------------------------------------------------- diagnostics
 
 
@@ -236,6 +290,12 @@ class Diagnostic:
     column: int | None = None
     fix: Fix | None = None
 
+    @property
+    def context(self) -> Mapping[str, Any]:
+        """The `Problem` view of a finding: what it carries besides code, message and pointer."""
+        return {"name": self.name, "severity": self.severity.label, "tool": self.tool, "file": self.file,
+                "line": self.line, "column": self.column}
+
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "code": self.code,
@@ -254,13 +314,15 @@ class Diagnostic:
 
 
 @dataclass(frozen=True, slots=True)
-class Unreadable:
-    """A file or record that could not be read; reported and counted, never fatal."""
+class Unreadable(Problem):
+    """A file or record that could not be read; reported and counted, never fatal.
 
-    file: str
-    message: str
-    pointer: str = ""
-    line: int | None = None
+    `code` comes from `toolclause.loading.codes.UNREADABLE`; `pointer` is into the
+    file (for JSONL, into the record on `line`).
+    """
+
+    file: str = field(kw_only=True)
+    line: int | None = field(default=None, kw_only=True)
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"file": self.file, "pointer": self.pointer, "message": self.message}

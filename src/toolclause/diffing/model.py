@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Sequence
+
+from ..model import Problem
+
+
+class DiffInputError(ValueError):
+    """A side that cannot be read at all (a bad git reference, say); the CLI exits 2."""
 
 
 class Impact(enum.IntEnum):
@@ -26,25 +32,30 @@ class Impact(enum.IntEnum):
 
 
 @dataclass(frozen=True, slots=True)
-class Change:
+class Change(Problem):
     """One change between two versions of a tool.
 
-    kind         a stable slug ("required-added", "enum-value-removed", …)
+    code         its kind, a stable slug from `kinds.DIFF_KINDS` ("required-added", …)
+    message      what changed and why it matters, in one sentence
+    pointer      where it is, in the new canonical tool ("" when it is gone)
     impact       its classification
     tool         the tool's name (the new name after a rename)
     old_pointer  where it was, in the old canonical tool ("" when it did not exist)
-    new_pointer  where it is, in the new canonical tool ("" when it is gone)
-    message      what changed and why it matters, in one sentence
     breaks       the old examples/fixtures this change makes invalid (labels)
     """
 
-    kind: str
-    impact: Impact
-    tool: str
-    old_pointer: str
-    new_pointer: str
-    message: str
-    breaks: tuple[str, ...] = ()
+    impact: Impact = field(kw_only=True)
+    tool: str = field(kw_only=True)
+    old_pointer: str = field(default="", kw_only=True)
+    breaks: tuple[str, ...] = field(default=(), kw_only=True)
+
+    @property
+    def kind(self) -> str:
+        return self.code
+
+    @property
+    def new_pointer(self) -> str:
+        return self.pointer
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind, "impact": self.impact.label, "tool": self.tool,
@@ -74,3 +85,19 @@ class DiffReport:
         return {"version": 1, "tools": {"old": self.tools_old, "new": self.tools_new},
                 "changes": [c.to_dict() for c in self.changes], "summary": self.summary(),
                 "unreadable": [u.to_dict() for u in self.unreadable]}
+
+
+def exit_code(report: DiffReport, fail_on: str) -> int:
+    """0, or 1 when a change reaches `fail_on` (breaking | any | never)."""
+    if fail_on == "never":
+        return 0
+    if fail_on == "any":
+        return 1 if report.changes else 0
+    return 1 if any(c.impact.breaking for c in report.changes) else 0
+
+
+def changes_by_tool(changes: Sequence[Change]) -> dict[str, list[Change]]:
+    grouped: dict[str, list[Change]] = {}
+    for change in changes:
+        grouped.setdefault(change.tool, []).append(change)
+    return grouped

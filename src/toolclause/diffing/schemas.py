@@ -18,6 +18,7 @@ from typing import Any, Callable
 
 from ..model import escape_token, resolve_pointer
 from ..schema.keywords import type_alias
+from .kinds import DIFF_KINDS, change
 from .model import Change, Impact
 
 MAX_DEPTH = 64
@@ -28,6 +29,28 @@ WORDS = {"minimum": "minimum", "exclusiveMinimum": "exclusive minimum", "minLeng
          "minItems": "minimum item count", "minProperties": "minimum property count", "minContains": "minContains",
          "maximum": "maximum", "exclusiveMaximum": "exclusive maximum", "maxLength": "maximum length",
          "maxItems": "maximum item count", "maxProperties": "maximum property count", "maxContains": "maxContains"}
+
+
+# the kind of change, by keyword, for keywords compared the same way
+TEXT_KINDS = {"description": "description-changed", "title": "title-changed"}
+FLAG_ADDED_KINDS = {"exclusiveMinimum": "exclusiveMinimum-added", "exclusiveMaximum": "exclusiveMaximum-added"}
+FLAG_REMOVED_KINDS = {"exclusiveMinimum": "exclusiveMinimum-removed", "exclusiveMaximum": "exclusiveMaximum-removed"}
+STRING_ADDED_KINDS = {"pattern": "pattern-added", "format": "format-added"}
+STRING_REMOVED_KINDS = {"pattern": "pattern-removed", "format": "format-removed"}
+STRING_CHANGED_KINDS = {"pattern": "pattern-changed", "format": "format-changed"}
+BRANCH_ADDED_KINDS = {"anyOf": "anyOf-added", "oneOf": "oneOf-added"}
+BRANCH_REMOVED_KINDS = {"anyOf": "anyOf-removed", "oneOf": "oneOf-removed"}
+
+# what a change means on each side, after its message (see kinds.py for the effects)
+_RESULTS_SURPRISE = "; a consumer written for the old results may receive what it does not expect"
+_CONSEQUENCES = {
+    ("narrows", "input"): "; a call that was valid is now rejected",
+    ("narrows", "output"): "; results only get more predictable",
+    ("widens", "input"): "; every call that was valid still is",
+    ("widens", "output"): _RESULTS_SURPRISE,
+    ("changes", "input"): "; a call that was valid may now be rejected",
+    ("changes", "output"): _RESULTS_SURPRISE,
+}
 
 
 def _canon(value: Any) -> str:
@@ -82,34 +105,14 @@ class SchemaComparer:
 
     # -------------------------------------------------------------- classification
 
-    def _add(self, kind: str, impact: Impact, old: str, new: str, message: str) -> None:
-        self.changes.append(Change(kind, impact, self.tool, old, new, message))
+    def add(self, kind: str, old: str, new: str, message: str) -> None:
+        """A change classified by `DIFF_KINDS`; the message gains what the change means on this side."""
+        consequence = _CONSEQUENCES.get((DIFF_KINDS[kind].effect.label, self.role), "")
+        self._add(kind, old, new, message + consequence)
 
-    def narrowed(self, kind: str, old: str, new: str, message: str) -> None:
-        """Fewer instances are valid: old calls may fail; old consumers are fine."""
-        if self.role == "input":
-            self._add(kind, Impact.BREAKING_CALLS, old, new, message + "; a call that was valid is now rejected")
-        else:
-            self._add(kind, Impact.COMPATIBLE, old, new, message + "; results only get more predictable")
-
-    def widened(self, kind: str, old: str, new: str, message: str) -> None:
-        """More instances are valid: old calls still pass; old consumers may meet the unexpected."""
-        if self.role == "input":
-            self._add(kind, Impact.COMPATIBLE, old, new, message + "; every call that was valid still is")
-        else:
-            self._add(kind, Impact.BREAKING_RESULTS, old, new,
-                      message + "; a consumer written for the old results may receive what it does not expect")
-
-    def changed(self, kind: str, old: str, new: str, message: str) -> None:
-        """Neither narrower nor wider: some old instances fail and some new ones are unexpected."""
-        if self.role == "input":
-            self._add(kind, Impact.BREAKING_CALLS, old, new, message + "; a call that was valid may now be rejected")
-        else:
-            self._add(kind, Impact.BREAKING_RESULTS, old, new,
-                      message + "; a consumer written for the old results may receive what it does not expect")
-
-    def risky(self, kind: str, old: str, new: str, message: str) -> None:
-        self._add(kind, Impact.RISKY, old, new, message)
+    def _add(self, kind: str, old: str, new: str, message: str, impact: Impact | None = None) -> None:
+        """A change whose message is complete (and, for a kind that depends on more, whose impact is given)."""
+        self.changes.append(change(kind, self.tool, old, new, message, role=self.role, impact=impact))
 
     # -------------------------------------------------------------- walking
 
@@ -158,13 +161,13 @@ class SchemaComparer:
     def _compare_booleans(self, old: Any, new: Any, op: str, np: str) -> None:
         accepts_all = lambda s: s is True or s == {}  # noqa: E731
         if accepts_all(old) and not accepts_all(new):
-            self.narrowed("schema-restricted", op, np, "a schema that accepted anything now constrains the value")
+            self.add("schema-restricted", op, np, "a schema that accepted anything now constrains the value")
         elif not accepts_all(old) and accepts_all(new):
-            self.widened("schema-unrestricted", op, np, "a constrained schema now accepts anything")
+            self.add("schema-unrestricted", op, np, "a constrained schema now accepts anything")
         elif old is False and new is not False:
-            self.widened("schema-allowed", op, np, "a schema that rejected everything now accepts values")
+            self.add("schema-allowed", op, np, "a schema that rejected everything now accepts values")
         elif new is False and old is not False:
-            self.narrowed("schema-forbidden", op, np, "the schema now rejects every value")
+            self.add("schema-forbidden", op, np, "the schema now rejects every value")
 
     # -------------------------------------------------------------- keyword groups
 
@@ -172,94 +175,93 @@ class SchemaComparer:
         for keyword in ("description", "title"):
             if old.get(keyword) != new.get(keyword) and (keyword in old or keyword in new):
                 where = np if keyword in new else op
-                self.risky(f"{keyword}-changed", op + f"/{keyword}" if keyword in old else "",
-                           np + f"/{keyword}" if keyword in new else "",
-                           f"the {keyword} at {where or '/'} changed: the model reads it to build arguments "
-                           f"and may now fill them differently")
+                self.add(TEXT_KINDS[keyword], op + f"/{keyword}" if keyword in old else "",
+                         np + f"/{keyword}" if keyword in new else "",
+                         f"the {keyword} at {where or '/'} changed: the model reads it to build arguments "
+                         f"and may now fill them differently")
         if "default" in old or "default" in new:
             if _canon(old.get("default")) != _canon(new.get("default")) or ("default" in old) != ("default" in new):
-                self.risky("default-changed", op + "/default" if "default" in old else "",
-                           np + "/default" if "default" in new else "",
-                           f"the default changed from {_show(old, 'default')} to {_show(new, 'default')}: "
-                           f"a call that omits the value now means something else")
+                self.add("default-changed", op + "/default" if "default" in old else "",
+                         np + "/default" if "default" in new else "",
+                         f"the default changed from {_show(old, 'default')} to {_show(new, 'default')}: "
+                         f"a call that omits the value now means something else")
 
     def _compare_types(self, old: dict, new: dict, op: str, np: str) -> None:
         old_types, new_types = _types(old), _types(new)
         if old_types == new_types:
             return
         if old_types is None:
-            self.narrowed("type-added", op, np + "/type", f"the value must now be of type {_names(new_types)}")
+            self.add("type-added", op, np + "/type", f"the value must now be of type {_names(new_types)}")
         elif new_types is None:
-            self.widened("type-removed", op + "/type", np, f"the type {_names(old_types)} is no longer required")
+            self.add("type-removed", op + "/type", np, f"the type {_names(old_types)} is no longer required")
         elif old_types - new_types and new_types - old_types:
-            self.changed("type-changed", op + "/type", np + "/type",
-                         f"the type changed from {_names(old_types)} to {_names(new_types)}")
+            self.add("type-changed", op + "/type", np + "/type",
+                     f"the type changed from {_names(old_types)} to {_names(new_types)}")
         elif old_types - new_types:
             lost = old_types - new_types
             lost_text = "non-integer numbers" if lost == {"number"} else _names(lost)
-            self.narrowed("type-narrowed", op + "/type", np + "/type",
-                          f"the type changed from {_names(old_types)} to {_names(new_types)}: "
-                          f"{lost_text} no longer accepted")
+            self.add("type-narrowed", op + "/type", np + "/type",
+                     f"the type changed from {_names(old_types)} to {_names(new_types)}: "
+                     f"{lost_text} no longer accepted")
         else:
-            self.widened("type-widened", op + "/type", np + "/type",
-                         f"the type widened from {_names(old_types)} to {_names(new_types)}")
+            self.add("type-widened", op + "/type", np + "/type",
+                     f"the type widened from {_names(old_types)} to {_names(new_types)}")
 
     def _compare_values(self, old: dict, new: dict, op: str, np: str) -> None:
         old_enum = old.get("enum") if isinstance(old.get("enum"), list) else None
         new_enum = new.get("enum") if isinstance(new.get("enum"), list) else None
         if old_enum is None and new_enum is not None:
-            self.narrowed("enum-added", op, np + "/enum", f"the value is now limited to {_list(new_enum)}")
+            self.add("enum-added", op, np + "/enum", f"the value is now limited to {_list(new_enum)}")
         elif old_enum is not None and new_enum is None:
-            self.widened("enum-removed", op + "/enum", np, "the value is no longer limited to a list")
+            self.add("enum-removed", op + "/enum", np, "the value is no longer limited to a list")
         elif old_enum is not None and new_enum is not None:
             new_keys = {_canon(v) for v in new_enum}
             old_keys = {_canon(v) for v in old_enum}
             removed = [v for v in old_enum if _canon(v) not in new_keys]
             added = [v for v in new_enum if _canon(v) not in old_keys]
             if removed:
-                self.narrowed("enum-value-removed", op + "/enum", np + "/enum",
-                              f"enum value(s) {_list(removed)} removed")
+                self.add("enum-value-removed", op + "/enum", np + "/enum",
+                         f"enum value(s) {_list(removed)} removed")
             if added:
-                self.widened("enum-value-added", op + "/enum", np + "/enum", f"enum value(s) {_list(added)} added")
+                self.add("enum-value-added", op + "/enum", np + "/enum", f"enum value(s) {_list(added)} added")
         if "const" in old or "const" in new:
             if "const" not in old:
-                self.narrowed("const-added", op, np + "/const", f"the value must now be {_show(new, 'const')}")
+                self.add("const-added", op, np + "/const", f"the value must now be {_show(new, 'const')}")
             elif "const" not in new:
-                self.widened("const-removed", op + "/const", np, "the value is no longer fixed")
+                self.add("const-removed", op + "/const", np, "the value is no longer fixed")
             elif _canon(old["const"]) != _canon(new["const"]):
-                self.changed("const-changed", op + "/const", np + "/const",
-                              f"the fixed value changed from {_show(old, 'const')} to {_show(new, 'const')}")
+                self.add("const-changed", op + "/const", np + "/const",
+                         f"the fixed value changed from {_show(old, 'const')} to {_show(new, 'const')}")
 
     def _compare_bounds(self, old: dict, new: dict, op: str, np: str) -> None:
         for keyword in LOWER_BOUNDS + UPPER_BOUNDS:
             lower = keyword in LOWER_BOUNDS
             a, b = old.get(keyword), new.get(keyword)
             if isinstance(a, bool) or isinstance(b, bool):  # draft-04 exclusive flags
-                if bool(a) != bool(b):
-                    (self.narrowed if b else self.widened)(
-                        f"{keyword}-{'added' if b else 'removed'}", op, np, f"{WORDS[keyword]} turned {'on' if b else 'off'}")
+                if bool(a) != bool(b) and keyword in FLAG_ADDED_KINDS:
+                    self.add(FLAG_ADDED_KINDS[keyword] if b else FLAG_REMOVED_KINDS[keyword], op, np,
+                             f"{WORDS[keyword]} turned {'on' if b else 'off'}")
                 continue
             if a is None and _is_number(b):
-                self.narrowed("bound-added", op, np + f"/{keyword}", f"a {WORDS[keyword]} of {b} was added")
+                self.add("bound-added", op, np + f"/{keyword}", f"a {WORDS[keyword]} of {b} was added")
             elif _is_number(a) and b is None:
-                self.widened("bound-removed", op + f"/{keyword}", np, f"the {WORDS[keyword]} of {a} was removed")
+                self.add("bound-removed", op + f"/{keyword}", np, f"the {WORDS[keyword]} of {a} was removed")
             elif _is_number(a) and _is_number(b) and a != b:
                 tighter = b > a if lower else b < a
-                (self.narrowed if tighter else self.widened)(
-                    "bound-tightened" if tighter else "bound-loosened", op + f"/{keyword}", np + f"/{keyword}",
-                    f"the {WORDS[keyword]} changed from {a} to {b}")
+                self.add("bound-tightened" if tighter else "bound-loosened", op + f"/{keyword}", np + f"/{keyword}",
+                         f"the {WORDS[keyword]} changed from {a} to {b}")
         a, b = old.get("multipleOf"), new.get("multipleOf")
         if a != b and (_is_number(a) or _is_number(b)):
             if not _is_number(a):
-                self.narrowed("multiple-of-added", op, np + "/multipleOf", f"values must now be multiples of {b}")
+                self.add("multiple-of-added", op, np + "/multipleOf", f"values must now be multiples of {b}")
             elif not _is_number(b):
-                self.widened("multiple-of-removed", op + "/multipleOf", np, f"values need no longer be multiples of {a}")
+                self.add("multiple-of-removed", op + "/multipleOf", np, f"values need no longer be multiples of {a}")
             elif b != 0 and (a / b) == int(a / b):
-                self.widened("multiple-of-loosened", op + "/multipleOf", np + "/multipleOf",
-                             f"multipleOf changed from {a} to {b}, a divisor of it")
+                self.add("multiple-of-loosened", op + "/multipleOf", np + "/multipleOf",
+                         f"multipleOf changed from {a} to {b}, a divisor of it")
             else:
-                self.changed("multiple-of-changed", op + "/multipleOf", np + "/multipleOf",
-                              f"multipleOf changed from {a} to {b}")
+                self.add("multiple-of-changed", op + "/multipleOf", np + "/multipleOf",
+                         f"multipleOf changed from {a} to {b}")
 
     def _compare_strings(self, old: dict, new: dict, op: str, np: str) -> None:
         for keyword in ("pattern", "format"):
@@ -267,15 +269,15 @@ class SchemaComparer:
             if a == b:
                 continue
             if a is None:
-                self.narrowed(f"{keyword}-added", op, np + f"/{keyword}", f"a {keyword} {b!r} was added")
+                self.add(STRING_ADDED_KINDS[keyword], op, np + f"/{keyword}", f"a {keyword} {b!r} was added")
             elif b is None:
-                self.widened(f"{keyword}-removed", op + f"/{keyword}", np, f"the {keyword} {a!r} was removed")
+                self.add(STRING_REMOVED_KINDS[keyword], op + f"/{keyword}", np, f"the {keyword} {a!r} was removed")
             else:
-                self.changed(f"{keyword}-changed", op + f"/{keyword}", np + f"/{keyword}",
-                              f"the {keyword} changed from {a!r} to {b!r}; values that matched the old one may not "
-                              f"match the new one")
+                self.add(STRING_CHANGED_KINDS[keyword], op + f"/{keyword}", np + f"/{keyword}",
+                         f"the {keyword} changed from {a!r} to {b!r}; values that matched the old one may not "
+                         f"match the new one")
         if old.get("nullable") is True and new.get("nullable") is not True and "type" not in old:
-            self.narrowed("nullable-removed", op + "/nullable", np, "null is no longer accepted")
+            self.add("nullable-removed", op + "/nullable", np, "null is no longer accepted")
 
     def _compare_object(self, old: dict, new: dict, op: str, np: str, depth: int) -> None:
         old_props = old.get("properties") if isinstance(old.get("properties"), dict) else {}
@@ -285,51 +287,51 @@ class SchemaComparer:
         for index, name in enumerate(new_required):
             if name not in old_required:
                 if self.role == "input":
-                    self._add("required-added", Impact.BREAKING_CALLS, op, f"{np}/required/{index}",
+                    self._add("required-added", op, f"{np}/required/{index}",
                               f"'{name}' is now required; a call that omitted it is now rejected")
                 else:
-                    self._add("required-added", Impact.COMPATIBLE, op, f"{np}/required/{index}",
+                    self._add("required-added", op, f"{np}/required/{index}",
                               f"results now always carry '{name}'")
         for index, name in enumerate(old_required):
             if name not in new_required:
                 if self.role == "input":
-                    self._add("required-removed", Impact.COMPATIBLE, f"{op}/required/{index}", np,
+                    self._add("required-removed", f"{op}/required/{index}", np,
                               f"'{name}' is no longer required; every call that was valid still is")
                 else:
-                    self._add("required-removed", Impact.BREAKING_RESULTS, f"{op}/required/{index}", np,
+                    self._add("required-removed", f"{op}/required/{index}", np,
                               f"results may now lack '{name}', which consumers could count on")
         for name, old_sub in old_props.items():
             token = escape_token(name)
             if name in new_props:
                 self.compare(old_sub, new_props[name], f"{op}/properties/{token}", f"{np}/properties/{token}", depth + 1)
             elif self.role == "output":
-                self._add("property-removed", Impact.BREAKING_RESULTS, f"{op}/properties/{token}", np,
+                self._add("property-removed", f"{op}/properties/{token}", np,
                           f"result property '{name}' was removed; consumers reading it break")
             elif _closed(new):
-                self._add("property-removed", Impact.BREAKING_CALLS, f"{op}/properties/{token}", np,
+                self._add("property-removed", f"{op}/properties/{token}", np,
                           f"property '{name}' was removed and the object is closed (additionalProperties: false); "
-                          f"a call that sends it is now rejected")
+                          f"a call that sends it is now rejected", Impact.BREAKING_CALLS)
             else:
-                self.risky("property-removed", f"{op}/properties/{token}", np,
-                           f"property '{name}' is no longer declared: calls that send it still validate, but the "
-                           f"model no longer learns it exists and the tool may ignore it")
+                self._add("property-removed", f"{op}/properties/{token}", np,
+                          f"property '{name}' is no longer declared: calls that send it still validate, but the "
+                          f"model no longer learns it exists and the tool may ignore it", Impact.RISKY)
         for name in new_props:
             if name not in old_props:
                 token = escape_token(name)
                 required = name in new_required
                 if self.role == "output":
-                    self._add("property-added", Impact.COMPATIBLE, op, f"{np}/properties/{token}",
+                    self._add("property-added", op, f"{np}/properties/{token}",
                               f"result property '{name}' was added")
                 elif not required:
-                    self._add("property-added", Impact.COMPATIBLE, op, f"{np}/properties/{token}",
+                    self._add("property-added", op, f"{np}/properties/{token}",
                               f"optional property '{name}' was added")
         old_extra, new_extra = old.get("additionalProperties"), new.get("additionalProperties")
         if _closed(new) and not _closed(old) and ("properties" in old or "properties" in new or old.get("type") == "object"):
-            self.narrowed("additional-properties-closed", op, np + "/additionalProperties",
-                          "the object no longer accepts properties it does not declare")
+            self.add("additional-properties-closed", op, np + "/additionalProperties",
+                     "the object no longer accepts properties it does not declare")
         elif _closed(old) and not _closed(new):
-            self.widened("additional-properties-opened", op + "/additionalProperties", np,
-                         "the object now accepts properties it does not declare")
+            self.add("additional-properties-opened", op + "/additionalProperties", np,
+                     "the object now accepts properties it does not declare")
         elif isinstance(old_extra, dict) and isinstance(new_extra, dict):
             self.compare(old_extra, new_extra, op + "/additionalProperties", np + "/additionalProperties", depth + 1)
 
@@ -338,9 +340,9 @@ class SchemaComparer:
         if isinstance(old_items, (dict, bool)) and isinstance(new_items, (dict, bool)):
             self.compare(old_items, new_items, op + "/items", np + "/items", depth + 1)
         elif old_items is None and isinstance(new_items, (dict, bool)) and new_items not in (True, {}):
-            self.narrowed("items-added", op, np + "/items", "the array's elements are now constrained")
+            self.add("items-added", op, np + "/items", "the array's elements are now constrained")
         elif isinstance(old_items, (dict, bool)) and old_items not in (True, {}) and new_items is None:
-            self.widened("items-removed", op + "/items", np, "the array's elements are no longer constrained")
+            self.add("items-removed", op + "/items", np, "the array's elements are no longer constrained")
         old_prefix, new_prefix = old.get("prefixItems"), new.get("prefixItems")
         if isinstance(old_prefix, list) and isinstance(new_prefix, list):
             for index, (a, b) in enumerate(zip(old_prefix, new_prefix)):
@@ -348,9 +350,9 @@ class SchemaComparer:
         if "uniqueItems" in old or "uniqueItems" in new:
             a, b = old.get("uniqueItems") is True, new.get("uniqueItems") is True
             if b and not a:
-                self.narrowed("unique-items-added", op, np + "/uniqueItems", "elements must now be unique")
+                self.add("unique-items-added", op, np + "/uniqueItems", "elements must now be unique")
             elif a and not b:
-                self.widened("unique-items-removed", op + "/uniqueItems", np, "elements need no longer be unique")
+                self.add("unique-items-removed", op + "/uniqueItems", np, "elements need no longer be unique")
 
     def _compare_branches(self, old: dict, new: dict, op: str, np: str, depth: int) -> None:
         for keyword in ("anyOf", "oneOf"):
@@ -360,20 +362,20 @@ class SchemaComparer:
             if a is None and b is None:
                 continue
             if a is None:
-                self.narrowed(f"{keyword}-added", op, np + f"/{keyword}", f"the value must now match {keyword}")
+                self.add(BRANCH_ADDED_KINDS[keyword], op, np + f"/{keyword}", f"the value must now match {keyword}")
                 continue
             if b is None:
-                self.widened(f"{keyword}-removed", op + f"/{keyword}", np, f"{keyword} was removed")
+                self.add(BRANCH_REMOVED_KINDS[keyword], op + f"/{keyword}", np, f"{keyword} was removed")
                 continue
             matched = self._match_branches(a, b)
             for i, j in matched:
                 self.compare(a[i], b[j], f"{op}/{keyword}/{i}", f"{np}/{keyword}/{j}", depth + 1)
             for i in sorted(set(range(len(a))) - {i for i, _ in matched}):
-                self.narrowed("branch-removed", f"{op}/{keyword}/{i}", np + f"/{keyword}",
-                              f"alternative {i} of {keyword} was removed")
+                self.add("branch-removed", f"{op}/{keyword}/{i}", np + f"/{keyword}",
+                         f"alternative {i} of {keyword} was removed")
             for j in sorted(set(range(len(b))) - {j for _, j in matched}):
-                self.widened("branch-added", op + f"/{keyword}", f"{np}/{keyword}/{j}",
-                             f"an alternative was added to {keyword}")
+                self.add("branch-added", op + f"/{keyword}", f"{np}/{keyword}/{j}",
+                         f"an alternative was added to {keyword}")
         a, b = old.get("allOf"), new.get("allOf")
         if isinstance(a, list) or isinstance(b, list):
             a = a if isinstance(a, list) else []
@@ -381,9 +383,9 @@ class SchemaComparer:
             for index, (x, y) in enumerate(zip(a, b)):
                 self.compare(x, y, f"{op}/allOf/{index}", f"{np}/allOf/{index}", depth + 1)
             for index in range(len(a), len(b)):
-                self.narrowed("all-of-added", op, f"{np}/allOf/{index}", "a further allOf constraint was added")
+                self.add("all-of-added", op, f"{np}/allOf/{index}", "a further allOf constraint was added")
             for index in range(len(b), len(a)):
-                self.widened("all-of-removed", f"{op}/allOf/{index}", np, "an allOf constraint was removed")
+                self.add("all-of-removed", f"{op}/allOf/{index}", np, "an allOf constraint was removed")
 
     @staticmethod
     def _match_branches(old: list, new: list) -> list[tuple[int, int]]:

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from typing import Any, Iterable, Sequence
 
 from ..model import ToolContract
 from ..schema.validators import DRAFT, compile_schema
+from .kinds import change
 from .model import Change, DiffReport, Impact
 from .schemas import SchemaComparer
 
 READ_ONLY = "readOnlyHint"
+_TEXT_KINDS = {"description": "tool-description-changed", "title": "tool-title-changed"}
 
 
 def _by_key(tools: Iterable[ToolContract]) -> dict[str, ToolContract]:
@@ -46,11 +49,10 @@ def diff_tools(old: Sequence[ToolContract], new: Sequence[ToolContract]) -> Diff
     report = DiffReport(tools_old=len(old), tools_new=len(new))
     pairs, removed, added = match_tools(old, new)
     for tool in removed:
-        report.changes.append(Change("tool-removed", Impact.BREAKING_CALLS, tool.name, "", "",
+        report.changes.append(change("tool-removed", tool.name, "", "",
                                      f"tool '{tool.name}' was removed; every call to it now fails"))
     for tool in added:
-        report.changes.append(Change("tool-added", Impact.COMPATIBLE, tool.name, "", "",
-                                     f"tool '{tool.name}' was added"))
+        report.changes.append(change("tool-added", tool.name, "", "", f"tool '{tool.name}' was added"))
     for before, after in pairs:
         report.changes.extend(diff_pair(before, after))
     report.changes.sort(key=lambda c: (-c.impact, c.tool, c.new_pointer or c.old_pointer))
@@ -61,12 +63,12 @@ def diff_pair(old: ToolContract, new: ToolContract) -> list[Change]:
     changes: list[Change] = []
     name = new.name
     if old.name != new.name:
-        changes.append(Change("tool-renamed", Impact.BREAKING_CALLS, name, "/name", "/name",
+        changes.append(change("tool-renamed", name, "/name", "/name",
                               f"tool '{old.name}' was renamed to '{new.name}' (same $id); calls by the old name fail"))
     for field, pointer in (("description", "/description"), ("title", "/title")):
         a, b = getattr(old, field), getattr(new, field)
         if a != b:
-            changes.append(Change(f"tool-{field}-changed", Impact.RISKY, name, pointer if a is not None else "",
+            changes.append(change(_TEXT_KINDS[field], name, pointer if a is not None else "",
                                   pointer if b is not None else "",
                                   f"the tool's {field} changed: the model chooses tools by it and may now call "
                                   f"this one at other times"))
@@ -82,7 +84,7 @@ def _annotation_changes(old: ToolContract, new: ToolContract) -> list[Change]:
     b = dict(new.annotations or {})
     changes: list[Change] = []
     if a.get(READ_ONLY) is True and b.get(READ_ONLY) is not True:
-        changes.append(Change("read-only-removed", Impact.RISKY, new.name, f"/annotations/{READ_ONLY}",
+        changes.append(change("read-only-removed", new.name, f"/annotations/{READ_ONLY}",
                               f"/annotations/{READ_ONLY}" if READ_ONLY in b else "",
                               "the tool is no longer read-only: it may now change state, and a host that "
                               "auto-approved it as a read will keep doing so unless it re-checks"))
@@ -90,7 +92,7 @@ def _annotation_changes(old: ToolContract, new: ToolContract) -> list[Change]:
         if key == READ_ONLY and a.get(READ_ONLY) is True and b.get(READ_ONLY) is not True:
             continue
         if a.get(key) != b.get(key):
-            changes.append(Change("annotation-changed", Impact.RISKY, new.name,
+            changes.append(change("annotation-changed", new.name,
                                   f"/annotations/{key}" if key in a else "", f"/annotations/{key}" if key in b else "",
                                   f"annotation {key} changed from {json.dumps(a.get(key))} to {json.dumps(b.get(key))}"))
     return changes
@@ -103,9 +105,9 @@ def _schema_changes(old: ToolContract, new: ToolContract, role: str) -> list[Cha
         return []
     if role == "output":
         if a is None:
-            return [Change("output-schema-added", Impact.COMPATIBLE, new.name, "", base, "an outputSchema was declared")]
+            return [change("output-schema-added", new.name, "", base, "an outputSchema was declared")]
         if b is None:
-            return [Change("output-schema-removed", Impact.BREAKING_RESULTS, new.name, base, "",
+            return [change("output-schema-removed", new.name, base, "",
                            "the outputSchema was removed; consumers lose the shape they relied on")]
     a = a if a is not None else {"type": "object", "properties": {}}
     b = b if b is not None else {"type": "object", "properties": {}}
@@ -124,11 +126,11 @@ def _error_codes(tool: ToolContract) -> dict[str, int]:
 
 def _error_changes(old: ToolContract, new: ToolContract) -> list[Change]:
     a, b = _error_codes(old), _error_codes(new)
-    changes = [Change("error-code-removed", Impact.BREAKING_RESULTS, new.name, f"/errors/{i}", "",
+    changes = [change("error-code-removed", new.name, f"/errors/{i}", "",
                       f"declared error code {code} was removed; a consumer handling it will never see it, and one "
                       f"that maps codes may now meet an undeclared one")
                for code, i in a.items() if code not in b]
-    changes += [Change("error-code-added", Impact.COMPATIBLE, new.name, "", f"/errors/{i}",
+    changes += [change("error-code-added", new.name, "", f"/errors/{i}",
                        f"error code {code} was declared") for code, i in b.items() if code not in a]
     return changes
 
@@ -175,5 +177,4 @@ def _with_evidence(old: ToolContract, new: ToolContract, changes: list[Change]) 
             for index in related or candidates:
                 if label not in broken.setdefault(index, []):
                     broken[index].append(label)
-    return [Change(c.kind, c.impact, c.tool, c.old_pointer, c.new_pointer, c.message, tuple(broken.get(i, ())))
-            for i, c in enumerate(changes)]
+    return [dataclasses.replace(c, breaks=tuple(broken.get(i, ()))) for i, c in enumerate(changes)]

@@ -19,7 +19,11 @@ EXTRA_KEYS = ("$id", "version", "errors", "examples", "x-toolclause-ignore")
 
 
 class ShapeError(ValueError):
-    """The object is not a tool in any shape toolclause reads."""
+    """The object is not a tool in any shape toolclause reads; `code` is from `codes.UNREADABLE`."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
 
 
 def _str_or_none(value: Any) -> str | None:
@@ -87,7 +91,7 @@ def read_anthropic(obj: Mapping[str, Any], origin: Origin) -> ToolContract:
 def read_openai_chat(obj: Mapping[str, Any], origin: Origin) -> ToolContract:
     inner = obj.get("function")
     if not isinstance(inner, dict):
-        raise ShapeError("an OpenAI tool whose 'function' is not an object")
+        raise ShapeError("malformed-tool", "an OpenAI tool whose 'function' is not an object")
     tool = _schema_tool(inner, "openai-chat", "/function", "name", "description",
                         _present(inner, "parameters"), None, origin)
     return _rebase_raw(tool, obj)
@@ -348,6 +352,7 @@ READERS: dict[str, Reader] = {
 }
 
 TOOL_FORMATS = tuple(READERS)
+INPUT_FORMATS = ("auto",) + TOOL_FORMATS  # what --input-format takes
 
 # Shapes whose arguments are not written as JSON Schema: the loader builds the schema,
 # so a canonical node is not always a node of the user's file.
@@ -403,13 +408,13 @@ def detect_tool_format(obj: Mapping[str, Any]) -> str | None:
 
 def read_tool(obj: Any, origin: Origin, fmt: str | None = None) -> ToolContract:
     if not isinstance(obj, dict):
-        raise ShapeError(f"expected a tool object, found {type(obj).__name__}")
+        raise ShapeError("not-an-object", f"expected a tool object, found {type(obj).__name__}")
     fmt = fmt or detect_tool_format(obj)
     if fmt is None:
         keys = ", ".join(list(obj)[:6]) or "no keys"
-        raise ShapeError(f"not a tool definition in any known shape (keys: {keys}); "
-                         f"name the shape with --input-format")
+        raise ShapeError("not-a-tool", f"not a tool definition in any known shape (keys: {keys}); "
+                                       f"name the shape with --input-format")
     reader = READERS.get(fmt)
     if reader is None:
-        raise ShapeError(f"unknown input format {fmt!r}")
+        raise ShapeError("unknown-input-format", f"unknown input format {fmt!r}")
     return reader(obj, origin)

@@ -1,0 +1,42 @@
+"""Why a file or record could not be read: the codes of `Unreadable`.
+
+`skippable` marks the codes that, for a file met while walking a folder, mean
+"this file is something else" (a package.json, a config) rather than "this
+file is broken": a folder's file whose every problem is skippable is left out
+silently.  A file named explicitly is always reported.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..model import Code, code_table
+
+
+@dataclass(frozen=True, slots=True)
+class UnreadableCode(Code):
+    skippable: bool = False
+
+
+UNREADABLE = code_table([
+    # the bytes
+    UnreadableCode("no-such-path", "no file or folder by that name"),
+    UnreadableCode("cannot-read", "the operating system refused to read the file"),
+    UnreadableCode("too-large", "a document or JSONL record over the size limit, not read"),
+    UnreadableCode("not-utf8", "the bytes are not UTF-8 text"),
+    # the text
+    UnreadableCode("invalid-json", "the text is not JSON"),
+    UnreadableCode("invalid-yaml", "the text is not YAML"),
+    UnreadableCode("too-deep", "nested deeper than any tool definition, not read"),
+    # the tool
+    UnreadableCode("not-a-tool", "an object in no tool shape toolclause knows", skippable=True),
+    UnreadableCode("not-an-object", "a value where a tool object was expected"),
+    UnreadableCode("malformed-tool", "a tool shape with a part of the wrong kind (an OpenAI 'function' that is "
+                                     "not an object)"),
+    UnreadableCode("unknown-input-format", "an input format toolclause does not read was named"),
+])
+"""{code: UnreadableCode} for every `Unreadable`."""
+
+
+def skippable(code: str) -> bool:
+    return UNREADABLE[code].skippable

@@ -1,0 +1,112 @@
+"""Files, standard input and folders → LoadResults.
+
+Files are JSON, JSONL or YAML (by suffix, else by content); `-` is standard
+input.  A folder is searched for such files, leaving out version-control and
+tool folders; a file met in a folder that holds something other than tools is
+left out silently (see `codes.UNREADABLE`'s `skippable`).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+from typing import BinaryIO
+
+from .._gc import gc_paused
+from ..model import Unreadable
+from .codes import skippable
+from .result import LoadResult
+from .text import MAX_DOCUMENT_BYTES, SUFFIXES, load_jsonl_lines, load_text
+
+SKIP_DIRS = {".git", ".venv", "venv", "node_modules", "__pycache__", ".toolclause", ".mypy_cache", ".pytest_cache"}
+
+
+def _decode(data: bytes, file: str) -> str | Unreadable:
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        return Unreadable("not-utf8", f"not UTF-8 text (byte {exc.start})", file=file)
+
+
+def _too_large(file: str, size: int) -> Unreadable:
+    return Unreadable("too-large", f"file is {size / 1024 / 1024:.1f} MiB; documents over "
+                                   f"{MAX_DOCUMENT_BYTES // (1024 * 1024)} MiB are not read (split it, or use JSONL)",
+                      file=file)
+
+
+def load_file(path: Path, input_format: str | None = None, display: str | None = None) -> LoadResult:
+    with gc_paused():  # parsing allocates only acyclic containers: see toolclause._gc
+        return _load_file(path, input_format, display)
+
+
+def _load_file(path: Path, input_format: str | None, display: str | None) -> LoadResult:
+    file = display or str(path)
+    try:
+        size = path.stat().st_size
+        kind = SUFFIXES.get(path.suffix.lower())
+        if kind == "jsonl":
+            with path.open("r", encoding="utf-8-sig", errors="strict") as handle:
+                return load_jsonl_lines(handle, file, input_format)
+        if size > MAX_DOCUMENT_BYTES:
+            return LoadResult(files=1, unreadable=[_too_large(file, size)])
+        data = path.read_bytes()
+    except UnicodeDecodeError as exc:
+        return LoadResult(files=1, unreadable=[Unreadable("not-utf8", f"not UTF-8 text (byte {exc.start})", file=file)])
+    except OSError as exc:
+        return LoadResult(files=1, unreadable=[Unreadable("cannot-read", f"cannot read: {exc.strerror or exc}",
+                                                          file=file)])
+    text = _decode(data, file)
+    if isinstance(text, Unreadable):
+        return LoadResult(files=1, unreadable=[text])
+    return load_text(text, file, None, input_format)
+
+
+def load_stdin(stream: BinaryIO | None = None, input_format: str | None = None) -> LoadResult:
+    data = (stream or sys.stdin.buffer).read(MAX_DOCUMENT_BYTES + 1)
+    if len(data) > MAX_DOCUMENT_BYTES:
+        return LoadResult(files=1, unreadable=[_too_large("-", len(data))])
+    text = _decode(data, "-")
+    if isinstance(text, Unreadable):
+        return LoadResult(files=1, unreadable=[text])
+    return load_text(text, "-", None, input_format)
+
+
+def iter_files(folder: Path) -> Iterator[Path]:
+    for root, dirs, files in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and not d.startswith("."))
+        for name in sorted(files):
+            if Path(name).suffix.lower() in SUFFIXES:
+                yield Path(root) / name
+
+
+def load_paths(paths: Iterable[str | Path], input_format: str | None = None,
+               on_file: Callable[[str], None] | None = None) -> LoadResult:
+    """Load every file given; folders are searched for .json, .jsonl, .yaml and .yml files.
+
+    In a folder, a file that holds no tool at all (a package.json, a fixture) is
+    skipped rather than reported; a file named explicitly is always reported.
+    """
+    result = LoadResult()
+    for raw in paths:
+        if str(raw) == "-":
+            result.extend(load_stdin(input_format=input_format))
+            continue
+        path = Path(raw)
+        if path.is_dir():
+            for file in iter_files(path):
+                if on_file is not None:
+                    on_file(str(file))
+                loaded = load_file(file, input_format)
+                if not loaded.tools and loaded.unreadable and all(skippable(u.code) for u in loaded.unreadable):
+                    continue
+                result.extend(loaded)
+        elif path.exists():
+            if on_file is not None:
+                on_file(str(path))
+            result.extend(load_file(path, input_format))
+        else:
+            result.files += 1
+            result.unreadable.append(Unreadable("no-such-path", "no such file or folder", file=str(raw)))
+    return result

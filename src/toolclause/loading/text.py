@@ -1,0 +1,200 @@
+"""Text → parsed documents → tools: JSON, JSON Lines and YAML.
+
+Nothing here raises on bad input: text that cannot be parsed becomes an
+`Unreadable` naming the file, the record's line for JSONL, and the reason.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from ..model import Unreadable
+from .documents import contracts_from_document
+from .positions import json_positions, lazy_locator, yaml_positions
+from .result import LoadResult
+
+MAX_DOCUMENT_BYTES = 32 * 1024 * 1024
+"""A JSON or YAML document (or one JSONL record) larger than this is not read."""
+
+MAX_NESTING = 500
+"""Documents nested deeper than this are refused before any rule sees them."""
+
+SUFFIXES = {".json": "json", ".jsonl": "jsonl", ".ndjson": "jsonl", ".yaml": "yaml", ".yml": "yaml"}
+
+
+def _nesting_depth_exceeds(text: str, limit: int) -> bool:
+    """Cheap pre-check: bracket depth outside strings, without parsing."""
+    if text.count("[") + text.count("{") < limit:
+        return False
+    depth = 0
+    in_string = False
+    escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            if depth > limit:
+                return True
+        elif ch in "]}":
+            depth -= 1
+    return False
+
+
+def parse_json(text: str, file: str) -> tuple[Any, Unreadable | None]:
+    if _nesting_depth_exceeds(text, MAX_NESTING):
+        return None, Unreadable("too-deep", f"nested deeper than {MAX_NESTING} levels; no tool definition is that "
+                                            f"deep, so it was not read", file=file)
+    try:
+        return json.loads(text), None
+    except json.JSONDecodeError as exc:
+        return None, Unreadable("invalid-json", f"invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}",
+                                file=file)
+    except RecursionError:
+        return None, Unreadable("too-deep", f"nested too deeply to read (over {MAX_NESTING} levels)", file=file)
+
+
+def load_json_text(text: str, file: str, input_format: str | None = None) -> LoadResult:
+    doc, problem = parse_json(text, file)
+    if problem:
+        return LoadResult(files=1, unreadable=[problem])
+    return _tools_of(doc, file, input_format, lazy_locator(lambda: json_positions(text)))
+
+
+def _tools_of(doc: Any, file: str, input_format: str | None, locate: Any) -> LoadResult:
+    """One parsed file's result; the document is kept for --fix."""
+    tools, problems = contracts_from_document(doc, file, input_format, locate)
+    return LoadResult(tools=tools, unreadable=problems, files=1, documents={file: doc})
+
+
+def _looks_like_jsonl(text: str) -> bool:
+    first = text.lstrip().split("\n", 1)[0]
+    try:
+        json.loads(first)
+    except (json.JSONDecodeError, RecursionError):
+        return False
+    return True
+
+
+def load_jsonl_lines(lines: Iterable[str], file: str, input_format: str | None = None) -> LoadResult:
+    result = LoadResult(files=1)
+    for number, text in enumerate(lines, start=1):
+        if not text.strip():
+            continue
+        if len(text) > MAX_DOCUMENT_BYTES:
+            result.unreadable.append(Unreadable("too-large", f"record over {MAX_DOCUMENT_BYTES // (1024 * 1024)} MiB",
+                                                file=file, line=number))
+            continue
+        doc, problem = parse_json(text, file)
+        if problem:
+            result.unreadable.append(replace(problem, message=problem.message.replace("line 1, ", ""), line=number))
+            continue
+        # JSONL findings are located by record line (and the pointer into the record);
+        # indexing columns of every record would cost more than the lint itself
+        locate = None
+        # one JSONL file is one tool list, unless records say otherwise (the wrapper's origin)
+        tools, problems = contracts_from_document(doc, file, input_format, locate, line=number,
+                                                  group_prefix="" if not isinstance(doc, list) else f"line {number}:")
+        result.tools.extend(tools)
+        result.unreadable.extend(problems)
+    return result
+
+
+def load_yaml_text(text: str, file: str, input_format: str | None = None) -> LoadResult:
+    tree, problem = parse_yaml(text, file)
+    if problem:
+        return LoadResult(files=1, unreadable=[problem])
+    return _tools_of(_plain(tree), file, input_format, lazy_locator(lambda: yaml_positions(tree)))
+
+
+def parse_yaml(text: str, file: str) -> tuple[Any, Unreadable | None]:
+    """ruamel's round-trip tree (it keeps positions), or the problem."""
+    from ruamel.yaml import YAML
+    from ruamel.yaml.error import YAMLError
+
+    if _nesting_depth_exceeds(text, MAX_NESTING) or text.count("\n  ") > 0 and _yaml_indent_depth(text) > MAX_NESTING:
+        return None, Unreadable("too-deep", f"nested deeper than {MAX_NESTING} levels; not read", file=file)
+    yaml = YAML(typ="rt")
+    try:
+        return yaml.load(text), None
+    except YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        return None, Unreadable("invalid-yaml", f"invalid YAML{where}: {problem}", file=file)
+    except RecursionError:
+        return None, Unreadable("too-deep", f"nested too deeply to read (over {MAX_NESTING} levels)", file=file)
+
+
+def _yaml_indent_depth(text: str) -> int:
+    return max((len(line) - len(line.lstrip(" "))) // 2 for line in text.splitlines() or [""])
+
+
+def _plain(node: Any) -> Any:
+    """ruamel's commented containers → plain dicts and lists (iteratively)."""
+    if not isinstance(node, (dict, list)):
+        return node
+    root: Any = {} if isinstance(node, dict) else []
+    stack = [(node, root)]
+    while stack:
+        src, dst = stack.pop()
+        items = src.items() if isinstance(src, dict) else enumerate(src)
+        for key, value in items:
+            if isinstance(value, (dict, list)):
+                child: Any = {} if isinstance(value, dict) else []
+                stack.append((value, child))
+                value = child
+            elif type(value).__module__.startswith("ruamel"):
+                value = _scalar(value)
+            if isinstance(dst, dict):
+                dst[str(key)] = value
+            else:
+                dst.append(value)
+    return root
+
+
+def _scalar(value: Any) -> Any:
+    for kind in (bool, int, float, str):
+        if isinstance(value, kind):
+            return kind(value)
+    return value
+
+
+def detect_kind(path: str, text: str) -> str:
+    """'json', 'jsonl' or 'yaml', from the file name, else from the text.
+
+    A `.json` file whose first line is a complete JSON value followed by more
+    lines is JSON Lines (BFCL ships its data that way).
+    """
+    suffix = Path(path).suffix.lower()
+    kind = SUFFIXES.get(suffix)
+    stripped = text.lstrip("\ufeff \t\r\n")
+    if kind is None:
+        if stripped[:1] not in ("{", "["):
+            return "yaml"
+        kind = "json"
+    if kind == "json":
+        first, _, rest = stripped.partition("\n")
+        if rest.strip() and _looks_like_jsonl(first):
+            return "jsonl"
+    return kind
+
+
+def load_text(text: str, file: str, kind: str | None = None, input_format: str | None = None) -> LoadResult:
+    kind = kind or detect_kind(file, text)  # BFCL and others ship JSON Lines under a .json name
+    if kind == "jsonl":
+        return load_jsonl_lines(text.splitlines(), file, input_format)
+    if kind == "yaml":
+        return load_yaml_text(text, file, input_format)
+    return load_json_text(text, file, input_format)
