@@ -13,9 +13,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
-from ..exporting import TARGETS, Change, ExportResult, dumps, export, file_drift, read_document
+from ..exporting import Change, ExportResult, dumps, export, file_drift, read_document
 from ..exporting.structured_output import schemas_as_contracts
 from ..loading import load_paths
+from ..targets import EXPORT_TARGETS
 from .running import CliError
 
 
@@ -97,11 +98,11 @@ def _schemas(request: ExportRequest):
 
 
 def run_export(request: ExportRequest) -> ExportRun:
-    if request.target not in TARGETS:
-        raise CliError(f"unknown export target {request.target!r}; choose from {', '.join(TARGETS)}")
+    if request.target not in EXPORT_TARGETS:
+        raise CliError(f"unknown export target {request.target!r}; choose from {', '.join(EXPORT_TARGETS)}")
     if request.check and request.output is None:
         raise CliError("--check compares with the committed export: give it with -o FILE or -o DIR")
-    source = _schemas(request) if request.target == "structured-output" else _tools(request)
+    source = _schemas(request) if EXPORT_TARGETS[request.target].reads == "schemas" else _tools(request)
     try:
         result = export(source, request.target, request.strict, fix_types=request.fix_types, settings=request.settings)
     except ValueError as exc:  # a bad --set value

@@ -23,6 +23,7 @@ from .._version import __version__
 from .._gc import gc_paused
 from ..loading import INPUT_FORMATS
 from ..report import DIFF_FORMATS, REPORTERS
+from ..targets import EXPORT_TARGETS, LINT_ALIASES, LINT_TARGETS
 from .running import CliError, LintRequest, exit_code, run_lint
 
 class CommandError(click.ClickException):
@@ -116,8 +117,7 @@ def _http_headers(ctx: click.Context, param: click.Parameter,
 @cli.command("lint")
 @click.argument("paths", nargs=-1)
 @click.option("--target", "targets", callback=_comma_choice, metavar="LIST",
-              help="Providers to check against, comma separated: openai, openai-strict, anthropic, "
-                   "anthropic-strict, gemini, mcp, all.")
+              help=f"Providers to check against, comma separated: {', '.join([*LINT_TARGETS, *LINT_ALIASES])}.")
 @click.option("--format", "output_format", type=click.Choice(list(REPORTERS)), default="text", show_default=True)
 @click.option("--select", metavar="CODES", help="Only these rule codes or prefixes (e.g. S,N001).")
 @click.option("--ignore", metavar="CODES", help="Skip these rule codes or prefixes (added to the configuration's).")
@@ -215,9 +215,7 @@ def diff_command(old: str, new: str, output_format: str, fail_on: str) -> None:
 
 @cli.command("export")
 @click.argument("paths", nargs=-1)
-@click.option("--target", required=True, type=click.Choice(["openai-chat", "openai-responses", "anthropic", "gemini",
-                                                            "mcp", "structured-output", "a2a"]),
-              help="The protocol shape to write.")
+@click.option("--target", required=True, type=click.Choice(list(EXPORT_TARGETS)), help="The protocol shape to write.")
 @click.option("--strict", is_flag=True, help="Project the schemas into the provider's strict subset.")
 @click.option("--output", "-o", metavar="FILE|DIR",
               help="Write to FILE, or into DIR (the payload and, when names moved, <target>.names.json).")

@@ -14,34 +14,28 @@ normalize.py, the drift diff in check.py.
 
 from __future__ import annotations
 
+from importlib import import_module
 from pathlib import Path
 from types import ModuleType
 from typing import Any, Callable, Mapping, Sequence
 
 from ..model import ToolContract
-from . import a2a, anthropic, gemini, mcp, openai_chat, openai_responses, structured_output
+from ..targets import EXPORT_TARGETS
+from . import structured_output
 from .base import ExportOptions, ExportResult, Loss, dumps
 from .check import Change, file_drift, structural_diff
 from ..schema.normalize import to_canonical_arguments, to_strict_arguments
 from .repair import with_fixed_types
 
-TARGETS: dict[str, ModuleType] = {
-    "openai-chat": openai_chat,
-    "openai-responses": openai_responses,
-    "anthropic": anthropic,
-    "gemini": gemini,
-    "mcp": mcp,
-    "structured-output": structured_output,
-    "a2a": a2a,
-}
+# each target's exporter module, as targets.EXPORT_TARGETS names it
+TARGETS: dict[str, ModuleType] = {name: import_module(f".{target.exporter}", __name__)
+                                  for name, target in EXPORT_TARGETS.items()}
 
-# the lint targets whose rules an export must pass (tests and `export --verify` use them)
+# the lint targets whose rules an export must pass: (export target, strict) → lint target
 LINT_TARGETS: dict[tuple[str, bool], str] = {
-    ("openai-chat", False): "openai", ("openai-chat", True): "openai-strict",
-    ("openai-responses", False): "openai", ("openai-responses", True): "openai-strict",
-    ("anthropic", False): "anthropic", ("anthropic", True): "anthropic-strict",
-    ("gemini", False): "gemini", ("gemini", True): "gemini",
-    ("mcp", False): "mcp", ("mcp", True): "mcp",
+    (name, strict): lint_target
+    for name, target in EXPORT_TARGETS.items()
+    for strict, lint_target in ((False, target.lint_as), (True, target.strict_lint_as)) if lint_target is not None
 }
 
 
@@ -59,7 +53,7 @@ def export(source: Any, target: str, strict: bool = False, *, fix_types: bool = 
     if target not in TARGETS:
         raise ValueError(f"unknown export target {target!r}; choose from {', '.join(TARGETS)}")
     options = ExportOptions(strict=strict, settings=dict(settings or {}))
-    if target == "structured-output":
+    if EXPORT_TARGETS[target].reads == "schemas":
         tools = structured_output.schemas_as_contracts(_schemas(source))
     else:
         tools = _contracts(source, input_format)

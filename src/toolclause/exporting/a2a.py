@@ -1,6 +1,6 @@
-"""A2A: an AgentCard whose skills are the tools (provider-rules.md §6, A2A v1.0).
+"""A2A: an AgentCard whose skills are the tools (A2A v1.0, https://a2a-protocol.org/latest/specification/).
 
-An `AgentSkill` has no schema field, so the schemas travel the way §6 allows:
+An `AgentSkill` has no schema field, so the schemas travel the way the specification allows:
 in the free-form `params` of one `AgentExtension` declared under
 `capabilities.extensions`.  Its `params.schemas` holds every tool's input (and
 output) schema keyed by `$id` (the contract's own `$id`, else

@@ -1,4 +1,4 @@
-"""Anthropic Messages API: `{name, description, input_schema, strict?}` (§2).
+"""Anthropic Messages API: `{name, description, input_schema, strict?}`.
 
 With `strict`, every schema is projected into the strict grammar's subset, and
 the per-request limits (20 strict tools, 24 optional properties, 16 union-typed

@@ -1,4 +1,4 @@
-"""Google Gemini: a request's `tools` list holding one `Tool`, `[{"functionDeclarations": [...]}]` (§3).
+"""Google Gemini: a request's `tools` list holding one `Tool`, `[{"functionDeclarations": [...]}]`.
 
 By default each declaration carries `parametersJsonSchema` (the JSON Schema
 subset Gemini documents); the setting `schema="openapi"` writes the

@@ -1,4 +1,4 @@
-"""MCP: Tool objects (toolclause's `$id`, `version`, `errors`, `examples` stripped) (§4).
+"""MCP: Tool objects (toolclause's `$id`, `version`, `errors`, `examples` stripped).
 
 Setting `shape="list"` writes a `tools/list` result (`{"tools": [...]}`).
 Names keep to MCP's 2025-11-25 rule (letters, digits, `_ - .`, 1 to 128).

@@ -1,4 +1,4 @@
-"""OpenAI Chat Completions: `{"type": "function", "function": {name, description, parameters, strict}}` (§1.1)."""
+"""OpenAI Chat Completions: `{"type": "function", "function": {name, description, parameters, strict}}`."""
 
 from __future__ import annotations
 

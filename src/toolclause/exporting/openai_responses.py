@@ -1,4 +1,4 @@
-"""OpenAI Responses: flat `{"type": "function", name, description, parameters, strict}` (§1.1).
+"""OpenAI Responses: flat `{"type": "function", name, description, parameters, strict}`.
 
 `parameters` and `strict` are required keys of the Responses shape, so both are
 always written (`strict: false` when not exporting strict: the server would

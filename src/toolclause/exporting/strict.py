@@ -1,11 +1,11 @@
 """Projections: a canonical schema rewritten into what one target takes.
 
-Each `Profile` encodes a section of provider-rules.md; `project()` runs the
-projector (_projector.py) with it and returns the schema, the losses and the
-property renames.  The strict profiles follow §1.3 (OpenAI `strict: true`) and
-§2 (Anthropic strict tool use); the Gemini ones §3; the plain ones only repair
-what the envelope rejects in any mode (a root without `properties`, a root
-`anyOf`, property names).
+Each `Profile` encodes what one provider documents (see targets.py for the
+sources); `project()` runs the projector (_projector.py) with it and returns the
+schema, the losses and the property renames.  The strict profiles follow
+OpenAI's `strict: true` subset and Anthropic's strict tool use; the Gemini ones
+its two schema fields; the plain ones only repair what the envelope rejects in
+any mode (a root without `properties`, a root `anyOf`, property names).
 """
 
 from __future__ import annotations
@@ -96,7 +96,7 @@ def project(schema: dict[str, Any] | None, profile: Profile | str, tool: str, ba
     return Projection(out, losses, projector.renames)
 
 
-# --------------------------------------------------------------------------- OpenAI size limits (§1.3)
+# --------------------------------------------------------------------------- OpenAI size limits (strict mode)
 
 def openai_size_losses(schema: dict[str, Any], tool: str, base: str) -> list[Loss]:
     """The limits strict mode rejects outright; a projection cannot shrink a schema, so they are losses."""

@@ -23,9 +23,7 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from ..model import Severity
-from ..rules.base import TARGETS
-
-TARGET_ALIASES = {"all": TARGETS}
+from ..targets import LINT_ALIASES, LINT_TARGETS
 
 
 class ConfigError(ValueError):
@@ -50,12 +48,13 @@ def parse_targets(value: Any) -> frozenset[str]:
     out: set[str] = set()
     for item in value:
         name = str(item).strip().lower()
-        if name in TARGET_ALIASES:
-            out.update(TARGET_ALIASES[name])
-        elif name in TARGETS:
+        if name in LINT_ALIASES:
+            out.update(LINT_ALIASES[name])
+        elif name in LINT_TARGETS:
             out.add(name)
         else:
-            raise ConfigError(f"unknown target {name!r}; choose from {', '.join(TARGETS)} or all")
+            raise ConfigError(f"unknown target {name!r}; choose from {', '.join(LINT_TARGETS)} "
+                              f"or {', '.join(LINT_ALIASES)}")
     return frozenset(out)
 
 

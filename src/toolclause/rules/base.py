@@ -28,8 +28,6 @@ from typing import Any, ClassVar, Iterable, Iterator, Mapping, Sequence
 from ..model import Fix, Severity, ToolContract
 from ..schema.walk import NodeKind, SchemaNode
 
-TARGETS = ("openai", "openai-strict", "anthropic", "anthropic-strict", "gemini", "mcp")
-
 
 @dataclass(frozen=True, slots=True)
 class Finding:
