@@ -202,6 +202,49 @@ class ToolContract:
         return tool
 
 
+@dataclass(frozen=True, slots=True)
+class SchemaDocument:
+    """A contract that is a JSON Schema of its own rather than a tool.
+
+    kind     "handoff" (an object one agent hands to another, `handoffs/*.json`) or
+             "state" (a workflow checkpoint, `state/*.json`)
+    name     the file's stem ("triage_to_billing")
+    schema   the JSON Schema as written
+    id       its `$id` (every handoff has one)
+    version  its `version` (every state schema has one: a checkpoint names the version it was written with)
+    origin   the file, with `format` = kind; `origin.position("/properties/x")` locates a part
+    """
+
+    kind: str
+    name: str
+    schema: Mapping[str, Any]
+    id: str | None
+    version: int | None
+    origin: Origin
+
+
+@dataclass(frozen=True, slots=True)
+class Fixture:
+    """Example arguments for one tool: a call that must pass, or one that must fail.
+
+    tool           the tool's name (the folder name for a fixture file)
+    valid          whether the call must pass
+    arguments      the arguments as written (anything: an invalid example may not even be an object)
+    expected_code  for an invalid example, the error code it must get ("VALIDATION_ERROR"), if it names one
+    origin         the file; `origin.base` is the example's pointer in it ("" for a fixture file,
+                   "/examples/valid/0" for an example inside a tool file)
+    """
+
+    tool: str
+    valid: bool
+    arguments: Any
+    expected_code: str | None
+    origin: Origin
+
+    def position(self) -> tuple[int | None, int | None]:
+        return self.origin.position(self.origin.base)
+
+
 # --------------------------------------------------------------------------- problems
 
 NO_CONTEXT: Mapping[str, Any] = MappingProxyType({})

@@ -3,25 +3,22 @@
 from __future__ import annotations
 
 import dataclasses
-import json
 from pathlib import Path
+from typing import Any
 
+from ..loading import LoadResult
 from ..model import ToolContract
 
 
-def with_fixtures(root: Path, tools: list[ToolContract]) -> list[ToolContract]:
-    """Attach `examples/<tool>/valid/*.json` fixtures found under a contracts folder."""
-    out = []
-    for tool in tools:
-        folder = root / "examples" / tool.name / "valid"
-        fixtures = []
-        if folder.is_dir():
-            for file in sorted(folder.glob("*.json")):
-                try:
-                    fixtures.append((str(file.relative_to(root)), json.loads(file.read_text(encoding="utf-8"))))
-                except (OSError, ValueError):
-                    continue
-        if fixtures:
-            tool = dataclasses.replace(tool, extra={**tool.extra, "fixtures": fixtures})
-        out.append(tool)
-    return out
+def with_fixtures(root: Path, loaded: LoadResult) -> list[ToolContract]:
+    """The tools of a contracts folder, each carrying its valid fixture files as `extra["fixtures"]`.
+
+    A fixture is labelled by its path below the folder (`examples/<tool>/valid/x.json`).
+    """
+    found: dict[str, list[tuple[str, Any]]] = {}
+    for fixture in loaded.fixtures:
+        if fixture.valid:
+            label = Path(fixture.origin.file).relative_to(root).as_posix()
+            found.setdefault(fixture.tool, []).append((label, fixture.arguments))
+    return [dataclasses.replace(tool, extra={**tool.extra, "fixtures": found[tool.name]}) if tool.name in found
+            else tool for tool in loaded.tools]

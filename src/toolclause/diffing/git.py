@@ -6,7 +6,7 @@ import dataclasses
 import subprocess
 from pathlib import Path, PurePosixPath
 
-from ..loading import SUFFIXES, LoadResult, load_text
+from ..loading import SUFFIXES, LoadResult, load_file_text
 from ..model import Unreadable
 from .model import DiffInputError
 
@@ -50,10 +50,10 @@ def load_git(spec: str, cwd: Path | None = None) -> LoadResult:
             result.files += 1
             result.unreadable.append(Unreadable("not-utf8", "not UTF-8 text", file=display))
             continue
-        loaded = load_text(text, file, None)
+        loaded = load_file_text(text, file, PurePosixPath(file))
         loaded.tools = [dataclasses.replace(t, origin=dataclasses.replace(t.origin, file=display))
                         for t in loaded.tools]
         if kind != "blob" and not loaded.tools:
-            continue  # a folder's non-tool files (fixtures, configs) are not tools
+            continue  # a folder's other files (handoffs, fixtures, configs) are not this side's tools
         result.extend(loaded)
     return result

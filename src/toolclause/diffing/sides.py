@@ -20,7 +20,7 @@ def load_side(source: Any) -> LoadResult:
     if isinstance(source, (str, Path)):
         result = load_paths([source])
         if Path(source).is_dir():
-            result.tools = with_fixtures(Path(source), result.tools)
+            result.tools = with_fixtures(Path(source), result)
         return result
     if isinstance(source, (list, tuple)) and source and all(isinstance(t, ToolContract) for t in source):
         return LoadResult(tools=list(source))

@@ -6,6 +6,7 @@ import dataclasses
 import json
 from typing import Any, Iterable, Sequence
 
+from ..loading import inline_fixtures
 from ..model import ToolContract
 from ..schema.validators import DRAFT, compile_schema
 from .kinds import change
@@ -139,13 +140,8 @@ def _error_changes(old: ToolContract, new: ToolContract) -> list[Change]:
 
 def example_arguments(tool: ToolContract) -> list[tuple[str, Any]]:
     """The valid argument examples a contract carries: `examples.valid` (and `fixtures`)."""
-    out: list[tuple[str, Any]] = []
-    examples = tool.extra.get("examples")
-    if isinstance(examples, dict) and isinstance(examples.get("valid"), list):
-        for index, example in enumerate(examples["valid"]):
-            if isinstance(example, dict) and isinstance(example.get("arguments"), dict):
-                example = example["arguments"]
-            out.append((f"examples.valid[{index}]", example))
+    valid = [fixture for fixture in inline_fixtures(tool) if fixture.valid]
+    out: list[tuple[str, Any]] = [(f"examples.valid[{index}]", f.arguments) for index, f in enumerate(valid)]
     fixtures = tool.extra.get("fixtures")
     if isinstance(fixtures, list):
         out.extend((label, value) for label, value in fixtures)

@@ -34,6 +34,10 @@ UNREADABLE = code_table([
     UnreadableCode("malformed-tool", "a tool shape with a part of the wrong kind (an OpenAI 'function' that is "
                                      "not an object)"),
     UnreadableCode("unknown-input-format", "an input format toolclause does not read was named"),
+    # the other contract documents (see contract_files.py)
+    UnreadableCode("schema-not-object", "a handoff or state schema that is not a JSON object"),
+    UnreadableCode("missing-id", "a handoff schema without a string $id"),
+    UnreadableCode("missing-version", "a state schema without an integer version of 1 or more"),
 ])
 """{code: UnreadableCode} for every `Unreadable`."""
 

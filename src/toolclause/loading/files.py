@@ -17,6 +17,7 @@ from typing import BinaryIO
 from .._gc import gc_paused
 from ..model import Unreadable
 from .codes import skippable
+from .contract_files import load_file_text
 from .result import LoadResult
 from .text import MAX_DOCUMENT_BYTES, SUFFIXES, load_jsonl_lines, load_text
 
@@ -60,7 +61,7 @@ def _load_file(path: Path, input_format: str | None, display: str | None) -> Loa
     text = _decode(data, file)
     if isinstance(text, Unreadable):
         return LoadResult(files=1, unreadable=[text])
-    return load_text(text, file, None, input_format)
+    return load_file_text(text, file, path, input_format)
 
 
 def load_stdin(stream: BinaryIO | None = None, input_format: str | None = None) -> LoadResult:

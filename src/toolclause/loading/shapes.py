@@ -310,7 +310,7 @@ def read_rapidapi(obj: Mapping[str, Any], origin: Origin) -> ToolContract:
     for key in ("required_parameters", "optional_parameters"):
         for index, record in enumerate(obj.get(key) or []):
             records.append((key, index, record))
-    input_schema = None
+    input_schema: dict[str, Any] | None = None
     if "required_parameters" in obj or "optional_parameters" in obj:
         input_schema = {"type": "object", "properties": {}}
         entries["/inputSchema"] = "/required_parameters" if "required_parameters" in obj else "/optional_parameters"

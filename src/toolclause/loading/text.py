@@ -65,17 +65,29 @@ def parse_json(text: str, file: str) -> tuple[Any, Unreadable | None]:
         return None, Unreadable("too-deep", f"nested too deeply to read (over {MAX_NESTING} levels)", file=file)
 
 
-def load_json_text(text: str, file: str, input_format: str | None = None) -> LoadResult:
+def parse_document(text: str, file: str, kind: str) -> tuple[Any, Any, Unreadable | None]:
+    """(document, its lazy pointer → position locator, None) for JSON or YAML text, or (None, None, the problem)."""
+    if kind == "yaml":
+        tree, problem = parse_yaml(text, file)
+        if problem:
+            return None, None, problem
+        return _plain(tree), lazy_locator(lambda: yaml_positions(tree)), None
     doc, problem = parse_json(text, file)
     if problem:
+        return None, None, problem
+    return doc, lazy_locator(lambda: json_positions(text)), None
+
+
+def _load_document_text(text: str, file: str, kind: str, input_format: str | None) -> LoadResult:
+    doc, locate, problem = parse_document(text, file, kind)
+    if problem:
         return LoadResult(files=1, unreadable=[problem])
-    return _tools_of(doc, file, input_format, lazy_locator(lambda: json_positions(text)))
-
-
-def _tools_of(doc: Any, file: str, input_format: str | None, locate: Any) -> LoadResult:
-    """One parsed file's result; the document is kept for --fix."""
     tools, problems = contracts_from_document(doc, file, input_format, locate)
-    return LoadResult(tools=tools, unreadable=problems, files=1, documents={file: doc})
+    return LoadResult(tools=tools, unreadable=problems, files=1, documents={file: doc})  # the document: for --fix
+
+
+def load_json_text(text: str, file: str, input_format: str | None = None) -> LoadResult:
+    return _load_document_text(text, file, "json", input_format)
 
 
 def _looks_like_jsonl(text: str) -> bool:
@@ -112,10 +124,7 @@ def load_jsonl_lines(lines: Iterable[str], file: str, input_format: str | None =
 
 
 def load_yaml_text(text: str, file: str, input_format: str | None = None) -> LoadResult:
-    tree, problem = parse_yaml(text, file)
-    if problem:
-        return LoadResult(files=1, unreadable=[problem])
-    return _tools_of(_plain(tree), file, input_format, lazy_locator(lambda: yaml_positions(tree)))
+    return _load_document_text(text, file, "yaml", input_format)
 
 
 def parse_yaml(text: str, file: str) -> tuple[Any, Unreadable | None]:
