@@ -145,7 +145,8 @@ def test_a_folder_yaml_and_jsonl():
 
 def test_input_format_forces_the_shape(tmp_path):
     path = tmp_path / "odd.json"
-    path.write_text(json.dumps({"name": "t", "description": "d", "input_schema": {"type": "object", "required": ["x"]}}))
+    path.write_text(json.dumps({"name": "t", "description": "d",
+                                "input_schema": {"type": "object", "required": ["x"]}}))
     result = lint(str(path), "--select", "S003", "--input-format", "anthropic")
     assert result.exit_code == 1
 

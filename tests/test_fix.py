@@ -1,4 +1,5 @@
-"""--fix: the pure edit logic (lint/fix.py), the file side (cli/fixing.py), and the CLI end to end."""
+"""--fix: the pure edits (linting/fix.py) and text rewrites (linting/fix_text.py), the file side
+(cli/fixing.py), and the CLI end to end."""
 
 from __future__ import annotations
 
@@ -10,10 +11,11 @@ import pytest
 from click.testing import CliRunner
 
 from toolclause.cli import running
-from toolclause.cli.fixing import fix_file, json_dump_like, yaml_layout
+from toolclause.cli.fixing import fix_file
 from toolclause.cli.main import cli
 from toolclause.linting import engine
 from toolclause.linting.fix import EditError, apply_edit, apply_fix, apply_fixes
+from toolclause.linting.fix_text import fix_text, json_dump_like, yaml_layout
 from toolclause.model import Diagnostic, Edit, Fix, Severity
 from toolclause.rules import BY_CODE
 from toolclause.rules.base import Finding, Rule
@@ -110,6 +112,26 @@ def test_yaml_layout_is_measured_from_the_file():
     assert yaml_layout("a:\n    b: 1\nc:\n- x\n") == (4, 2, 0)
 
 
+def test_text_is_fixed_without_any_file():
+    """What a web page needs: the pasted text in, the fixed text out, in the text's own layout."""
+    import toolclause
+
+    text = '\ufeff{\r\n    "name": "t", "description": "Looks up one record by id and returns it.",\r\n' \
+           '    "inputSchema": {"type": "object", "properties": {"id": {"type": "int"}}}\r\n}'
+    findings = [d for d in toolclause.lint(text.lstrip("\ufeff"), select=["S002"]) if d.fix and d.fix.safe]
+    fixed = fix_text(text, "pasted.json", findings)
+    assert fixed.applied == findings and fixed.skipped == []
+    assert fixed.text.startswith("\ufeff{\r\n    ") and not fixed.text.endswith("\n")
+    assert json.loads(fixed.text.lstrip("\ufeff"))["inputSchema"]["properties"]["id"] == {"type": "integer"}
+
+
+def test_a_fix_that_changes_nothing_is_reported_not_applied():
+    text = '{"name": "t", "inputSchema": {"type": "object"}}'
+    fixed = fix_text(text, "t.json", [diag(Edit("set", "/inputSchema/type", "object"))])
+    assert fixed.text == text and fixed.applied == []
+    assert [s.reason for s in fixed.skipped] == ["the fix changes nothing in the file"]
+
+
 # --------------------------------------------------------------------------- files
 
 def _schema_file(tmp_path: Path, indent: int | str, newline: bool = True) -> Path:
@@ -129,7 +151,8 @@ def test_fix_file_json_keeps_indent_text_and_trailing_newline(tmp_path, indent, 
     assert (fixed, skipped, written) == ([d], [], True)
     expected = {"name": "검색", "description": "레스토랑 검색",
                 "inputSchema": {"type": "object", "properties": {"q": {"type": "string"}}}}
-    assert path.read_text(encoding="utf-8") == json.dumps(expected, indent=indent, ensure_ascii=False) + ("\n" if newline else "")
+    written = json.dumps(expected, indent=indent, ensure_ascii=False) + ("\n" if newline else "")
+    assert path.read_text(encoding="utf-8") == written
 
 
 def test_fix_file_jsonl_touches_only_the_named_record(tmp_path):
@@ -208,7 +231,8 @@ def test_cli_without_fix_leaves_the_file_and_fails(tmp_path, monkeypatch, with_t
 
 
 def test_cli_never_writes_standard_input_back(with_test_rule):
-    text = json.dumps({"name": "t", "description": "d", "inputSchema": {"type": "object", "properties": {"q": {"type": "str"}}}})
+    text = json.dumps({"name": "t", "description": "d",
+                       "inputSchema": {"type": "object", "properties": {"q": {"type": "str"}}}})
     result = CliRunner().invoke(cli, ["lint", "-", "--select", "X901", "--fix"], input=text)
     assert result.exit_code == 1
     assert "standard input is never written back" in result.output

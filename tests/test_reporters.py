@@ -9,10 +9,9 @@ from pathlib import Path
 import pytest
 
 from toolclause import __version__
-from toolclause.report import REPORTERS, FixSummary, LintRun
-from toolclause.report import github, sarif
 from toolclause.linting.engine import LintReport
 from toolclause.model import Diagnostic, Fix, Severity, Unreadable
+from toolclause.report import REPORTERS, FixSummary, LintRun, github, sarif
 
 SARIF_SCHEMA = Path(__file__).parents[2] / "shared" / "schemas" / "sarif-schema-2.1.0.json"
 
@@ -32,7 +31,8 @@ def make_run(cwd: str = "/repo", **changes) -> LintRun:
                         unreadable=[Unreadable("invalid-json", "invalid JSON at column 3: Expecting value",
                                                file="bad.jsonl", line=7)])
     values = dict(report=report, cwd=cwd,
-                  tools_by_file={"tools/weather.json": ["get_weather", "get_forecast"], "/repo/tools/검색.json": ["search"]})
+                  tools_by_file={"tools/weather.json": ["get_weather", "get_forecast"],
+                                 "/repo/tools/검색.json": ["search"]})
     values.update(changes)
     return LintRun(**values)
 
@@ -54,7 +54,8 @@ def test_json_has_exactly_the_documented_shape():
                      "column": 18, "message": "required names 'citty', which is not a property; did you mean 'city'?",
                      "fix": {"description": "replace 'citty' with 'city'", "safe": False}}
     assert "fix" not in document["diagnostics"][1]
-    assert document["unreadable"] == [{"file": "bad.jsonl", "pointer": "", "message": "invalid JSON at column 3: Expecting value", "line": 7}]
+    assert document["unreadable"] == [{"file": "bad.jsonl", "pointer": "",
+                                       "message": "invalid JSON at column 3: Expecting value", "line": 7}]
 
 
 def test_json_keeps_non_ascii_text():
@@ -97,7 +98,8 @@ def test_text_summary_when_clean():
 def test_github_commands_and_escaping():
     lines = REPORTERS["github"](make_run()).splitlines()
     assert lines[0].startswith("::error file=bad.jsonl,line=7,title=unreadable::")
-    assert lines[1].startswith("::error file=tools/weather.json,line=9,col=18,title=S003 required-not-defined::get_weather: ")
+    assert lines[1].startswith("::error file=tools/weather.json,line=9,col=18,"
+                               "title=S003 required-not-defined::get_weather: ")
     assert lines[2].startswith("::warning file=tools/weather.json,line=4,col=5,title=C001 open-object::")
     assert "50%25 open, a:b, c%0Anext line" in lines[2]
     assert lines[3].startswith("::notice file=tools/검색.json,title=D003 short-description::")

@@ -9,9 +9,10 @@ memory and compares it with the committed files, structurally.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from ..exporting import Change, ExportResult, dumps, export, file_drift, read_document
 from ..exporting.structured_output import schemas_as_contracts
@@ -86,7 +87,8 @@ def _schemas(request: ExportRequest):
     schemas: dict[str, Any] = {}
     for raw in request.paths:
         path = Path(raw)
-        files = sorted(p for p in path.rglob("*") if p.suffix in (".json", ".yaml", ".yml")) if path.is_dir() else [path]
+        schema_files = (p for p in path.rglob("*") if p.suffix in (".json", ".yaml", ".yml"))
+        files = sorted(schema_files) if path.is_dir() else [path]
         for file in files:
             if not file.exists():
                 raise CliError(f"{file}: no such file or folder")
@@ -141,13 +143,3 @@ def _committed(files: dict[str, str], request: ExportRequest) -> dict[str, Any]:
         except (ValueError, OSError) as exc:
             raise CliError(f"--check: {path}: cannot read the committed export: {exc}") from None
     return out
-
-
-def render_drift(drift: Mapping[str, list[Change]], limit: int = 50) -> str:
-    lines = []
-    for path, changes in drift.items():
-        lines.append(f"{path}: {len(changes)} change(s)")
-        lines.extend(f"  {change}" for change in changes[:limit])
-        if len(changes) > limit:
-            lines.append(f"  … and {len(changes) - limit} more")
-    return "\n".join(lines) + "\n"

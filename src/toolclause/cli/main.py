@@ -13,18 +13,23 @@ import os
 import re
 import sys
 import traceback
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, Iterator, Sequence
+from typing import IO, TYPE_CHECKING
 
 import click
 
-from .._version import __version__
 from .._gc import gc_paused
+from .._version import __version__
 from ..loading import INPUT_FORMATS
 from ..report import DIFF_FORMATS, REPORTERS
 from ..targets import EXPORT_TARGETS, LINT_ALIASES, LINT_TARGETS
 from .running import CliError, LintRequest, exit_code, run_lint
+
+if TYPE_CHECKING:
+    from rich.progress import Progress, TaskID
+
 
 class CommandError(click.ClickException):
     """One line on stderr, exit 2."""
@@ -49,23 +54,23 @@ class ProgressBar:
     """A progress bar on stderr, started only when the run turns out to be long."""
 
     def __init__(self) -> None:
-        self._bar = None
-        self._task = None
+        self._running: tuple[Progress, TaskID] | None = None
 
     def __call__(self, done: int, total: int) -> None:
-        if self._bar is None:
+        if self._running is None:
             from rich.console import Console
             from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-            self._bar = Progress(TextColumn("linting"), BarColumn(), MofNCompleteColumn(), TextColumn("tools"),
-                                 TimeElapsedColumn(), console=Console(stderr=True), transient=True)
-            self._bar.start()
-            self._task = self._bar.add_task("lint", total=total)
-        self._bar.update(self._task, completed=done, total=total)
+            bar = Progress(TextColumn("linting"), BarColumn(), MofNCompleteColumn(), TextColumn("tools"),
+                           TimeElapsedColumn(), console=Console(stderr=True), transient=True)
+            bar.start()
+            self._running = (bar, bar.add_task("lint", total=total))
+        bar, task = self._running
+        bar.update(task, completed=done, total=total)
 
     def close(self) -> None:
-        if self._bar is not None:
-            self._bar.stop()
+        if self._running is not None:
+            self._running[0].stop()
 
 
 @contextmanager
@@ -186,11 +191,11 @@ def lint_command(paths: tuple[str, ...], targets: str | None, output_format: str
 @click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True)
 def rules_command(code: str | None, output_format: str) -> None:
     """List every rule, or show one rule's documentation (e.g. `toolclause rules S003`)."""
-    try:
-        from .rules_command import render_rules  # rich's Markdown: only `rules` pays for it
+    from ..report.rules import UnknownRule, render_rules  # rich's Markdown: only `rules` pays for it
 
+    try:
         text = render_rules(code, output_format, color=output_format == "text" and wants_color(sys.stdout))
-    except CliError as exc:
+    except UnknownRule as exc:
         raise CommandError(str(exc)) from None
     click.echo(text, nl=False, color=wants_color(sys.stdout))
 
@@ -234,7 +239,8 @@ def export_command(paths: tuple[str, ...], target: str, strict: bool, output: st
     """Export the tools in PATHS (or, for structured-output, JSON Schemas) to one protocol's shape."""
     if not paths:
         raise click.UsageError("give at least one PATH (a file or a folder)")
-    from .exporting import ExportRequest, parse_settings, render_drift, run_export  # only `export` needs them
+    from ..report.drift import render_drift
+    from .exporting import ExportRequest, parse_settings, run_export  # only `export` needs them
 
     try:
         options = {"schema": gemini_schema, "shape": mcp_shape, **parse_settings(settings)}

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import os
 from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable, Sequence
 
 from ..linting.baseline import BaselineError, dumps_baseline, filter_new, parse_baseline
 from ..linting.config import ConfigError, LintConfig, discover_config, parse_targets, read_config_file
@@ -19,11 +19,11 @@ from ..linting.engine import LintReport, lint_contracts, lint_loaded, sort_diagn
 from ..linting.fix import SkippedFix, can_write_back
 from ..loading import LoadResult, load_paths
 from ..model import Diagnostic, Severity, ToolContract
+from ..report.base import FixSummary, LintRun
 from ..rules import BY_CODE
 from ..rules.base import LintContext
 from ..suggest import closest
 from .fixing import fix_pass
-from ..report.base import FixSummary, LintRun
 
 MAX_FIX_PASSES = 5  # a fix may expose another (an unknown type fixed to "object" is then an open object)
 BATCH_TOOLS = 500
@@ -185,7 +185,8 @@ def _fix(request: LintRequest, loaded: LoadResult, report: LintReport, config: L
             break
         loaded = _reload_after_fix(request, loaded)
         report = lint_loaded_result(loaded, config, progress)
-    remaining = [d for d in report.diagnostics if d.fix is not None and d.fix.safe and d.fix.edits and can_write_back(d.file)]
+    remaining = [d for d in report.diagnostics
+                 if d.fix is not None and d.fix.safe and d.fix.edits and can_write_back(d.file)]
     reported = {id(s.diagnostic) for s in total.skipped}
     total.skipped.extend(SkippedFix(d, f"still present after {MAX_FIX_PASSES} passes of --fix")
                          for d in remaining if id(d) not in reported and any(d.file == f for f in total.files_changed))
@@ -201,7 +202,8 @@ def _read_baseline(request: LintRequest) -> Counter | None:
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise CliError(f"--baseline {request.baseline}: no such file (create it with --write-baseline {request.baseline})") from None
+        raise CliError(f"--baseline {request.baseline}: no such file "
+                       f"(create it with --write-baseline {request.baseline})") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise CliError(f"--baseline {request.baseline}: cannot read: {exc}") from None
     try:

@@ -18,9 +18,10 @@ from __future__ import annotations
 
 import fnmatch
 import tomllib
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from ..model import Severity
 from ..targets import LINT_ALIASES, LINT_TARGETS
@@ -81,11 +82,12 @@ class LintConfig:
         if not file or not self.per_file_ignores:
             return False
         for pattern, codes in self.per_file_ignores.items():
-            if (fnmatch.fnmatch(file, pattern) or fnmatch.fnmatch(Path(file).as_posix(), "*/" + pattern)) and matches(code, codes):
+            in_file = fnmatch.fnmatch(file, pattern) or fnmatch.fnmatch(Path(file).as_posix(), "*/" + pattern)
+            if in_file and matches(code, codes):
                 return True
         return False
 
-    def with_overrides(self, **changes: Any) -> "LintConfig":
+    def with_overrides(self, **changes: Any) -> LintConfig:
         return replace(self, **{k: v for k, v in changes.items() if v is not None})
 
 
@@ -101,7 +103,8 @@ def config_from_mapping(data: Mapping[str, Any], source: str | None = None) -> L
             severity[code.upper()] = Severity.parse(str(level))
         except ValueError as exc:
             raise ConfigError(f"{where}: severity.{code}: {exc}") from None
-    per_file = {str(k): _codes(v, f"{where}: per-file-ignores.{k}") for k, v in dict(data.get("per-file-ignores") or {}).items()}
+    per_file = {str(k): _codes(v, f"{where}: per-file-ignores.{k}")
+                for k, v in dict(data.get("per-file-ignores") or {}).items()}
     fail_on = str(data.get("fail-on", "error")).lower()
     if fail_on not in ("error", "warning", "info", "never"):
         raise ConfigError(f"{where}: fail-on must be error, warning, info or never")

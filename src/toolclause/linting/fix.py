@@ -15,9 +15,9 @@ against the document as it then is.
 
 from __future__ import annotations
 
-from collections.abc import MutableMapping, MutableSequence
+from collections.abc import Callable, Iterable, MutableMapping, MutableSequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable
+from typing import Any
 
 from ..model import Diagnostic, Edit, split_pointer
 
@@ -52,7 +52,9 @@ def can_write_back(file: str | None) -> bool:
     >>> [can_write_back(f) for f in ("tools.json", "-", "server:python srv.py", "https://x/mcp", "<object>")]
     [True, False, False, False, False]
     """
-    return bool(file) and file != "-" and not file.startswith(("<", "server:", "http://", "https://"))
+    if not file:
+        return False
+    return file != "-" and not file.startswith(("<", "server:", "http://", "https://"))
 
 
 def safe_edits(diagnostic: Diagnostic) -> tuple[Edit, ...]:

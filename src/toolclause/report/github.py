@@ -21,7 +21,8 @@ def escape_property(text: str) -> str:
 
 
 def _command(kind: str, properties: dict[str, object], message: str) -> str:
-    props = ",".join(f"{key}={escape_property(str(value))}" for key, value in properties.items() if value not in (None, ""))
+    props = ",".join(f"{key}={escape_property(str(value))}" for key, value in properties.items()
+                     if value not in (None, ""))
     return f"::{kind} {props}::{escape_data(message)}" if props else f"::{kind}::{escape_data(message)}"
 
 

@@ -22,7 +22,8 @@ def _clean(text: object) -> str:
 
 def _failure_text(d: Diagnostic) -> str:
     position = f"line {d.line}, column {d.column}" if d.column is not None else (f"line {d.line}" if d.line else "")
-    lines = [f"{d.code} {d.name} ({d.severity.label}): {d.message}", f"at {d.pointer or '/'}" + (f" ({position})" if position else "")]
+    lines = [f"{d.code} {d.name} ({d.severity.label}): {d.message}",
+             f"at {d.pointer or '/'}" + (f" ({position})" if position else "")]
     if d.fix is not None:
         lines.append(f"fix: {d.fix.description}")
     return "\n".join(lines)
@@ -31,8 +32,8 @@ def _failure_text(d: Diagnostic) -> str:
 def build(run: LintRun) -> ET.Element:
     report = run.report
     by_file: dict[str, dict[str, list[Diagnostic]]] = {}
-    for file, tools in run.tools_by_file.items():
-        by_file.setdefault(file, {name: [] for name in tools})
+    for file, names in run.tools_by_file.items():
+        by_file.setdefault(file, {name: [] for name in names})
     for d in report.diagnostics:
         by_file.setdefault(d.file or "<no file>", {}).setdefault(d.tool or "<no tool>", []).append(d)
     unreadable: dict[str, list] = {}
@@ -56,7 +57,8 @@ def build(run: LintRun) -> ET.Element:
             tests += 1
             errors += 1
             where = problem.pointer or (f"line {problem.line}" if problem.line else "file")
-            case = ET.SubElement(suite, "testcase", name=_clean(f"unreadable {where}"), classname=_clean(run.relative_path(file)))
+            case = ET.SubElement(suite, "testcase", name=_clean(f"unreadable {where}"),
+                                 classname=_clean(run.relative_path(file)))
             error = ET.SubElement(case, "error", message=_clean(problem.message), type="unreadable")
             error.text = _clean(f"{file}: {where}: {problem.message}")
         suite.set("tests", str(tests))

@@ -77,7 +77,8 @@ def _result(d: Diagnostic, rule_index: int, path: str, artifact: dict[str, Any])
         physical["region"] = region
     location: dict[str, Any] = {"physicalLocation": physical}
     if d.tool:
-        location["logicalLocations"] = [{"name": d.tool, "fullyQualifiedName": f"{d.tool}{d.pointer}", "kind": "function"}]
+        location["logicalLocations"] = [{"name": d.tool, "fullyQualifiedName": f"{d.tool}{d.pointer}",
+                                         "kind": "function"}]
     message = d.message
     if d.fix is not None:
         message += f" (fix: {d.fix.description})"

@@ -2,7 +2,7 @@
 
     tools/weather.json
       get_weather
-        9:18  S003  error  required names 'citty', which is not a property; did you mean 'city'?  (/function/parameters/required/0)
+        9:18  S003  error  required names 'citty', which is not a property; did you mean 'city'?  (/…/required/0)
               fix: replace 'citty' with 'city'
 
 Unreadable inputs come first, because nothing in them was checked.
@@ -11,7 +11,7 @@ Unreadable inputs come first, because nothing in them was checked.
 from __future__ import annotations
 
 import re
-from typing import Iterable
+from collections.abc import Iterable
 
 from rich.color import ColorSystem
 from rich.style import Style
@@ -101,7 +101,8 @@ def _fix_lines(run: LintRun, paint: _Painter) -> list[str]:
                    f"{_safe(d.fix.description) if d.fix else ''}")
     for skipped in fixes.skipped:
         d = skipped.diagnostic
-        out.append(paint(f"  not fixed {d.file}:{_position(d)}  {d.code}  {_safe(d.tool or '')}: {skipped.reason}", "yellow"))
+        out.append(paint(f"  not fixed {d.file}:{_position(d)}  {d.code}  {_safe(d.tool or '')}: {skipped.reason}",
+                         "yellow"))
     out.extend(paint(f"  {note}", "yellow") for note in fixes.notes)
     return out
 

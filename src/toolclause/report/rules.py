@@ -1,7 +1,7 @@
-"""`toolclause rules [CODE]`: the catalogue, or one rule's documentation.
+"""`toolclause rules [CODE]`'s report: the catalogue, or one rule's documentation.
 
 The documentation is the rule module's docstring — the same text the doc tests
-run — rendered with rich on a terminal and as plain text otherwise.
+run — rendered with rich on a terminal, as plain text otherwise, or as JSON.
 """
 
 from __future__ import annotations
@@ -20,10 +20,13 @@ from ..rules import ALL_RULES
 from ..rules.base import Rule
 from ..rules.docs import SECTIONS, parse_doc
 from ..suggest import closest
-from ..report.base import first_sentence
-from .running import CliError
+from .base import first_sentence
 
 _FENCE = re.compile(r"^```\w*\s*$")
+
+
+class UnknownRule(LookupError):
+    """No rule has that code or name; the message suggests the closest one."""
 
 
 def rule_record(rule: type[Rule], with_documentation: bool = False) -> dict[str, Any]:
@@ -41,7 +44,7 @@ def rule_record(rule: type[Rule], with_documentation: bool = False) -> dict[str,
 
 
 def find_rule(query: str) -> type[Rule]:
-    """A rule by code (any case) or by name; CliError with a suggestion otherwise."""
+    """A rule by code (any case) or by name; UnknownRule with a suggestion otherwise."""
     wanted = query.strip()
     for rule in ALL_RULES:
         if rule.code == wanted.upper() or rule.name == wanted.lower():
@@ -50,7 +53,7 @@ def find_rule(query: str) -> type[Rule]:
     hint = closest(wanted.upper() if re.fullmatch(r"[A-Za-z]\d+", wanted) else wanted, candidates)
     message = f"unknown rule {query!r}"
     message += f"; did you mean {hint!r}?" if hint else "; `toolclause rules` lists them all"
-    raise CliError(message)
+    raise UnknownRule(message)
 
 
 def _console(color: bool) -> tuple[Console, io.StringIO]:

@@ -1,0 +1,182 @@
+"""Safe fixes applied to a tool file's text, written back the way the user wrote it.
+
+Pure: text in, text out (the CLI reads and writes the files; a web page can
+call this on what was pasted).  The edits themselves are `linting.fix`; here we
+keep what a person would notice in a diff: JSON indentation, separators, key
+order, non-ASCII text (or \\u escapes when the text used them), the trailing
+newline, CRLF line endings, a UTF-8 BOM, and — for YAML — comments, quotes and
+indentation (ruamel.yaml round-trip).  JSON Lines are edited record by record: a
+diagnostic's `line` names the record its pointer is into.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from ..loading import detect_kind
+from ..model import Diagnostic
+from .fix import FixOutcome, SkippedFix, apply_fixes
+
+if TYPE_CHECKING:
+    from ruamel.yaml import YAML
+
+_INDENTED_LINE = re.compile(r"\n([ \t]+)[^\s]")
+_NON_ASCII_ESCAPE = re.compile(r"\\u(?:00[89a-fA-F][0-9a-fA-F]|0[1-9a-fA-F][0-9a-fA-F]{2}|[1-9a-fA-F][0-9a-fA-F]{3})")
+
+
+@dataclass
+class TextStyle:
+    """How a file's text was written, so the rewrite looks the same."""
+
+    bom: bool = False
+    crlf: bool = False
+    trailing_newline: bool = False
+
+    @classmethod
+    def of(cls, text: str) -> TextStyle:
+        return cls(bom=text.startswith("\ufeff"), crlf="\r\n" in text, trailing_newline=text.endswith("\n"))
+
+    def apply(self, text: str) -> str:
+        text = text.rstrip("\n")
+        if self.trailing_newline:
+            text += "\n"
+        if self.crlf:
+            text = text.replace("\r\n", "\n").replace("\n", "\r\n")
+        return ("\ufeff" if self.bom else "") + text
+
+
+def json_dump_like(value: Any, original: str) -> str:
+    """`value` as JSON in the layout of `original` (indent, separators, escaping)."""
+    body = original.strip().lstrip("\ufeff")
+    ensure_ascii = bool(_NON_ASCII_ESCAPE.search(body)) and all(ord(ch) < 128 for ch in body)
+    if "\n" in body:
+        match = _INDENTED_LINE.search(body)
+        indent: Any = 0
+        if match:
+            unit = match.group(1)
+            indent = "\t" if unit.startswith("\t") else len(unit)
+        return json.dumps(value, indent=indent, ensure_ascii=ensure_ascii)
+    compact = re.search(r'"\s*:\s', body) is None and '":' in body
+    separators = (",", ":") if compact else (", ", ": ")
+    return json.dumps(value, separators=separators, ensure_ascii=ensure_ascii)
+
+
+def _yaml() -> YAML:
+    from ruamel.yaml import YAML
+
+    yaml = YAML(typ="rt")
+    yaml.preserve_quotes = True
+    yaml.width = 4096  # never re-wrap long descriptions
+    return yaml
+
+
+_YAML_LINE = re.compile(r"^( *)(- +)?(.*)$")
+
+
+def yaml_layout(text: str) -> tuple[int, int, int]:
+    """(mapping indent, sequence indent, dash offset) as ruamel.yaml's `indent()` takes them.
+
+    Measured from the first nested mapping and the first nested sequence: the
+    columns of a child line against the key that opens it.
+    """
+    mapping = sequence = offset = None
+    opener: int | None = None  # the column of a key that ends its line with ':'
+    for raw in text.splitlines():
+        stripped = raw.split(" #", 1)[0].rstrip()
+        if not stripped.strip() or stripped.lstrip().startswith("#"):
+            continue
+        match = _YAML_LINE.match(stripped)
+        assert match is not None  # every line matches: each group may be empty
+        indent, dash, rest = len(match.group(1)), match.group(2), match.group(3)
+        key_column = indent + (len(dash) if dash else 0)
+        if opener is not None:
+            if dash and offset is None and indent >= opener:
+                offset, sequence = indent - opener, indent - opener + len(dash)
+            elif not dash and mapping is None and indent > opener:
+                mapping = indent - opener
+        opener = key_column if rest.endswith(":") else None
+        if mapping is not None and offset is not None:
+            break
+    mapping = mapping or 2
+    if offset is None:
+        offset, sequence = 0, 2
+    return mapping, max(sequence or 2, offset + 2), offset
+
+
+def _fix_yaml(text: str, diagnostics: Sequence[Diagnostic]) -> tuple[str, FixOutcome]:
+    yaml = _yaml()
+    mapping, sequence, offset = yaml_layout(text)
+    yaml.indent(mapping=mapping, sequence=sequence, offset=offset)
+    tree = yaml.load(text)
+    outcome = apply_fixes(tree, diagnostics)
+    stream = io.StringIO()
+    yaml.dump(tree, stream)
+    return stream.getvalue(), outcome
+
+
+def _fix_json(text: str, diagnostics: Sequence[Diagnostic]) -> tuple[str, FixOutcome]:
+    document = json.loads(text.lstrip("\ufeff"))
+    outcome = apply_fixes(document, diagnostics)
+    return json_dump_like(document, text), outcome
+
+
+def _fix_jsonl(text: str, diagnostics: Sequence[Diagnostic]) -> tuple[str, list[SkippedFix], list[Diagnostic]]:
+    lines = text.splitlines(keepends=True)
+    by_line: dict[int, list[Diagnostic]] = defaultdict(list)
+    outcomes: list[tuple[list[SkippedFix], list[Diagnostic]]] = []
+    for d in diagnostics:
+        by_line[d.line or 0].append(d)
+    for number, group in by_line.items():
+        if not 1 <= number <= len(lines):
+            outcomes.append(([SkippedFix(d, f"line {number} is not in the file") for d in group], []))
+            continue
+        raw = lines[number - 1]
+        ending = raw[len(raw.rstrip("\r\n")):]
+        record = json.loads(raw)
+        outcome = apply_fixes(record, group)
+        if outcome.applied:  # an untouched record keeps its exact bytes
+            lines[number - 1] = json_dump_like(record, raw) + ending
+        outcomes.append((outcome.skipped, outcome.applied))
+    skipped = [s for pair in outcomes for s in pair[0]]
+    applied = [d for pair in outcomes for d in pair[1]]
+    return "".join(lines), skipped, applied
+
+
+@dataclass
+class TextFix:
+    """What fixing a text gave: the text (the original when nothing changed) and each fix's fate."""
+
+    text: str
+    applied: list[Diagnostic] = field(default_factory=list)
+    skipped: list[SkippedFix] = field(default_factory=list)
+
+
+def fix_text(original: str, name: str, diagnostics: Sequence[Diagnostic]) -> TextFix:
+    """Apply the safe fixes of `diagnostics` to `original`, the text of the file called `name`.
+
+    `name` tells JSON, JSON Lines and YAML apart (with the text itself, as the
+    loader does).  Raises when the text cannot be parsed again (it changed since
+    it was linted): the caller says which file.
+    """
+    style = TextStyle.of(original)
+    text = original.lstrip("\ufeff")
+    kind = detect_kind(name, text)
+    if kind == "jsonl":
+        new_text, skipped, applied = _fix_jsonl(text, diagnostics)
+    else:
+        new_text, outcome = (_fix_yaml if kind == "yaml" else _fix_json)(text, diagnostics)
+        skipped, applied = outcome.skipped, outcome.applied
+    # JSONL lines keep their own endings; JSON and YAML were written anew with '\n'
+    new_text = ("\ufeff" if style.bom else "") + new_text if kind == "jsonl" else style.apply(new_text)
+    if new_text == original:
+        return TextFix(original, [], skipped + [SkippedFix(d, "the fix changes nothing in the file") for d in applied])
+    return TextFix(new_text, applied, skipped)
+
+
+__all__ = ["TextFix", "TextStyle", "fix_text", "json_dump_like", "yaml_layout"]
