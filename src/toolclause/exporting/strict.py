@@ -10,17 +10,16 @@ any mode (a root without `properties`, a root `anyOf`, property names).
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any, Callable
 
 from ..schema.nullability import allows_null, make_nullable
 from ..schema.regex_features import unsupported_regex_features
-from ..targets import (ANTHROPIC_STRICT_FORMATS, ANTHROPIC_STRICT_MIN_ITEMS, GEMINI_JSON_SCHEMA_KEYWORDS,
-                       GEMINI_SCHEMA_FIELDS, OPENAI_STRICT_FORMATS, OPENAI_STRICT_KEYWORDS,
-                       ANTHROPIC_STRICT_KEYWORDS, OPENAI_STRICT_LARGE_STRING_ENUM,
-                       OPENAI_STRICT_LARGE_STRING_ENUM_CHARS, OPENAI_STRICT_MAX_ENUM_VALUES, OPENAI_STRICT_MAX_NESTING,
-                       OPENAI_STRICT_MAX_PROPERTIES, OPENAI_STRICT_MAX_TOTAL_CHARS, PROPERTY_NAME_RULES, NameRule)
+from ..schema.strict_size import openai_strict_size
+from ..targets import (ANTHROPIC_STRICT_FORMATS, ANTHROPIC_STRICT_KEYWORDS, ANTHROPIC_STRICT_MIN_ITEMS,
+                       GEMINI_JSON_SCHEMA_KEYWORDS, GEMINI_SCHEMA_FIELDS, OPENAI_STRICT_FORMATS, OPENAI_STRICT_KEYWORDS,
+                       OPENAI_STRICT_MAX_NESTING, OPENAI_STRICT_MAX_PROPERTIES, OPENAI_STRICT_MAX_TOTAL_CHARS,
+                       PROPERTY_NAME_RULES, NameRule)
 from .base import Loss
 from ._projector import Projector
 
@@ -100,44 +99,17 @@ def project(schema: dict[str, Any] | None, profile: Profile | str, tool: str, ba
 
 def openai_size_losses(schema: dict[str, Any], tool: str, base: str) -> list[Loss]:
     """The limits strict mode rejects outright; a projection cannot shrink a schema, so they are losses."""
-    properties = chars = 0
-    deepest = 0
-    losses: list[Loss] = []
-    stack: list[tuple[Any, int, str]] = [(schema, 0, base)]
-    while stack:
-        node, depth, pointer = stack.pop()
-        if not isinstance(node, dict):
-            continue
-        deepest = max(deepest, depth)
-        enum = node.get("enum")
-        if isinstance(enum, list):
-            enum_chars = sum(len(v) if isinstance(v, str) else len(json.dumps(v)) for v in enum)
-            chars += enum_chars
-            if len(enum) > OPENAI_STRICT_MAX_ENUM_VALUES or (
-                    len(enum) > OPENAI_STRICT_LARGE_STRING_ENUM and all(isinstance(v, str) for v in enum)
-                    and enum_chars > OPENAI_STRICT_LARGE_STRING_ENUM_CHARS):
-                losses.append(Loss(tool, pointer + "/enum", "enum", f"the enum of {len(enum)} values is over "
-                                                                     f"strict mode's size limits; OpenAI will "
-                                                                     f"reject it"))
-        for name, sub in (node.get("properties") or {}).items():
-            properties += 1
-            chars += len(name)
-            stack.append((sub, depth + 1, f"{pointer}/properties/{name}"))
-        for key in ("$defs", "definitions"):
-            for name, sub in (node.get(key) or {}).items():
-                chars += len(name)
-                stack.append((sub, depth + 1, f"{pointer}/{key}/{name}"))
-        if isinstance(node.get("items"), dict):
-            stack.append((node["items"], depth + 1, pointer + "/items"))
-        for index, sub in enumerate(node.get("anyOf") or []):
-            stack.append((sub, depth, f"{pointer}/anyOf/{index}"))
-    if properties > OPENAI_STRICT_MAX_PROPERTIES:
-        losses.append(Loss(tool, base, "properties", f"{properties} properties: over strict mode's "
+    size = openai_strict_size(schema, base)
+    losses = [Loss(tool, pointer, "enum", f"the enum of {figures.values} values is over strict mode's size limits; "
+                                          f"OpenAI will reject it")
+              for pointer, figures in size.large_enums]
+    if size.too_many_properties:
+        losses.append(Loss(tool, base, "properties", f"{size.properties} properties: over strict mode's "
                                                      f"{OPENAI_STRICT_MAX_PROPERTIES}; OpenAI will reject it"))
-    if chars > OPENAI_STRICT_MAX_TOTAL_CHARS:
-        losses.append(Loss(tool, base, "size", f"{chars} characters of names and enum values: over strict mode's "
-                                               f"{OPENAI_STRICT_MAX_TOTAL_CHARS}; OpenAI will reject it"))
-    if deepest > OPENAI_STRICT_MAX_NESTING:
-        losses.append(Loss(tool, base, "nesting", f"{deepest} levels of nesting: over strict mode's "
+    if size.too_many_chars:
+        losses.append(Loss(tool, base, "size", f"{size.chars} characters of names and enum values: over strict "
+                                               f"mode's {OPENAI_STRICT_MAX_TOTAL_CHARS}; OpenAI will reject it"))
+    if size.too_deep:
+        losses.append(Loss(tool, base, "nesting", f"{size.depth} levels of nesting: over strict mode's "
                                                   f"{OPENAI_STRICT_MAX_NESTING}; OpenAI will reject it"))
     return losses

@@ -60,6 +60,7 @@ from typing import Any, Iterable
 
 from ...model import Edit, Fix, Severity, ToolContract
 from ...schema.nullability import declares_null, nullable_type
+from ...schema.strict_size import NOT_COUNTED_BELOW, StrictSize, enum_size, openai_strict_size
 from ...schema.walk import NodeKind, SchemaNode
 from ...targets import (JSON_SCHEMA_TYPES, OPENAI_STRICT_FORMATS, OPENAI_STRICT_LARGE_STRING_ENUM,
                         OPENAI_STRICT_LARGE_STRING_ENUM_CHARS, OPENAI_STRICT_MAX_ENUM_VALUES,
@@ -68,30 +69,9 @@ from ...targets import (JSON_SCHEMA_TYPES, OPENAI_STRICT_FORMATS, OPENAI_STRICT_
 from ..base import Finding, LintContext, Rule
 from ..tightness._shapes import ancestor_via, declared_types, is_object_schema, property_label, written_by_user
 
-# Below these the subtree is not analysed: the fix removes (or replaces) the whole keyword.
-_NOT_ANALYSED_BELOW = frozenset(OPENAI_STRICT_UNSUPPORTED_KEYWORDS) | {
-    "additionalProperties", "propertyNames", "unevaluatedProperties"}
+# Below these the subtree is not analysed (the fix removes or replaces the whole keyword), nor counted.
+_NOT_ANALYSED_BELOW = NOT_COUNTED_BELOW
 _TYPE_NOT_NEEDED = ("anyOf", "$ref", "enum", "const", "allOf", "oneOf", "not", "if")
-
-
-_TALLY = "P001:size-tally"
-
-
-class _SizeTally:
-    """Running totals for one tool's schema, so size limits need no second walk."""
-
-    __slots__ = ("tool", "properties", "chars", "reported")
-
-    def __init__(self, tool: ToolContract) -> None:
-        self.tool = tool
-        self.properties = 0
-        self.chars = 0
-        self.reported: set[str] = set()
-
-
-def _enum_chars(values: list[Any]) -> int:
-    return sum(len(v) if isinstance(v, str) else len(json.dumps(v)) for v in values
-               if isinstance(v, (str, int, float, bool)) or v is None)
 
 
 def nullable_change(schema: dict[str, Any]) -> str:
@@ -119,15 +99,16 @@ class OpenAIStrictIncompatible(Rule):
     all_nodes = True
 
     def check_node(self, node: SchemaNode, tool: ToolContract, ctx: LintContext) -> Iterable[Finding]:
-        # the tally lives in the run's context: rule instances outlive a run (cached plans)
-        tally = ctx.cache.get(_TALLY)
-        if tally is None or tally.tool is not tool or node.is_root:
-            tally = ctx.cache[_TALLY] = _SizeTally(tool)
         if ancestor_via(node, _NOT_ANALYSED_BELOW):
             return
         schema = node.schema
-        yield from self._sizes(node, schema, tally)
+        enum = schema.get("enum")
+        if isinstance(enum, list):
+            yield from self._enum(node, enum)
         if node.is_root:
+            # the whole schema's totals, counted once at its root: nothing here depends on
+            # the order the other nodes are visited in
+            yield from self._totals(node.pointer, openai_strict_size(schema, node.pointer))
             yield from self._root(node, schema)
         yield from self._keywords(node, schema)
         if "type" not in schema and not any(k in schema for k in _TYPE_NOT_NEEDED) and not (
@@ -197,39 +178,30 @@ class OpenAIStrictIncompatible(Rule):
                                      f"{change}, and treat null as \"not given\" in the function",
                        Fix(change, safe=False))
 
-    def _sizes(self, node: SchemaNode, schema: dict[str, Any], tally: _SizeTally) -> Iterable[Finding]:
-        if node.kind in (NodeKind.PROPERTY, NodeKind.DEFINITION) and node.key is not None:
-            tally.chars += len(node.key)
-            if node.kind is NodeKind.PROPERTY:
-                tally.properties += 1
-        enum = schema.get("enum")
-        if isinstance(enum, list):
-            tally.chars += _enum_chars(enum)
-            if len(enum) > OPENAI_STRICT_MAX_ENUM_VALUES:
-                yield Finding(node.pointer + "/enum", f"{property_label(node)} has {len(enum):,} enum values; "
-                                                      f"strict mode allows at most {OPENAI_STRICT_MAX_ENUM_VALUES:,}")
-            elif len(enum) > OPENAI_STRICT_LARGE_STRING_ENUM and all(isinstance(v, str) for v in enum):
-                chars = _enum_chars(enum)
-                if chars > OPENAI_STRICT_LARGE_STRING_ENUM_CHARS:
-                    yield Finding(node.pointer + "/enum",
-                                  f"{property_label(node)} is a string enum of {len(enum):,} values holding "
-                                  f"{chars:,} characters; strict mode allows at most "
-                                  f"{OPENAI_STRICT_LARGE_STRING_ENUM_CHARS:,} characters in an enum of more "
-                                  f"than {OPENAI_STRICT_LARGE_STRING_ENUM} values")
-        if "const" in schema:
-            tally.chars += _enum_chars([schema["const"]])
-        if tally.properties > OPENAI_STRICT_MAX_PROPERTIES and "properties" not in tally.reported:
-            tally.reported.add("properties")
-            yield Finding(node.pointer, f"the schema has more than {OPENAI_STRICT_MAX_PROPERTIES:,} properties "
-                                        f"(this is number {tally.properties:,}); strict mode allows "
-                                        f"{OPENAI_STRICT_MAX_PROPERTIES:,} in total — split the tool")
-        if tally.chars > OPENAI_STRICT_MAX_TOTAL_CHARS and "chars" not in tally.reported:
-            tally.reported.add("chars")
-            yield Finding(node.pointer, f"property names, definition names and enum/const values pass "
-                                        f"{OPENAI_STRICT_MAX_TOTAL_CHARS:,} characters here; strict mode allows "
-                                        f"{OPENAI_STRICT_MAX_TOTAL_CHARS:,} in total — shorten enums or split the tool")
-        if node.depth > OPENAI_STRICT_MAX_NESTING and "depth" not in tally.reported:
-            tally.reported.add("depth")
-            yield Finding(node.pointer, f"{property_label(node)} is nested {node.depth} levels below the root; "
-                                        f"strict mode allows {OPENAI_STRICT_MAX_NESTING} levels of nesting — "
-                                        f"flatten the schema")
+    def _enum(self, node: SchemaNode, enum: list[Any]) -> Iterable[Finding]:
+        size = enum_size(enum)
+        if size is None:
+            return
+        if size.too_many:
+            yield Finding(node.pointer + "/enum", f"{property_label(node)} has {size.values:,} enum values; "
+                                                  f"strict mode allows at most {OPENAI_STRICT_MAX_ENUM_VALUES:,}")
+        else:
+            yield Finding(node.pointer + "/enum",
+                          f"{property_label(node)} is a string enum of {size.values:,} values holding "
+                          f"{size.chars:,} characters; strict mode allows at most "
+                          f"{OPENAI_STRICT_LARGE_STRING_ENUM_CHARS:,} characters in an enum of more "
+                          f"than {OPENAI_STRICT_LARGE_STRING_ENUM} values")
+
+    def _totals(self, root: str, size: StrictSize) -> Iterable[Finding]:
+        if size.too_many_properties:
+            yield Finding(root, f"the schema has {size.properties:,} properties; strict mode allows "
+                                f"{OPENAI_STRICT_MAX_PROPERTIES:,} in total — split the tool")
+        if size.too_many_chars:
+            yield Finding(root, f"property names, definition names and enum/const values hold {size.chars:,} "
+                                f"characters; strict mode allows {OPENAI_STRICT_MAX_TOTAL_CHARS:,} in total — "
+                                f"shorten enums or split the tool")
+        if size.too_deep:
+            label = (f"'{size.deepest_property}'" if size.deepest_property is not None
+                     else f"the schema at {size.deepest}")
+            yield Finding(size.deepest, f"{label} is nested {size.depth} levels below the root; strict mode "
+                                        f"allows {OPENAI_STRICT_MAX_NESTING} levels of nesting — flatten the schema")
