@@ -47,7 +47,8 @@ RFC_INPUT = r'''{
   "string": "\u20ac$\u000F\u000aA'\u0042\u0022\u005c\\\"\/",
   "literals": [null, true, false]
 }'''
-RFC_OUTPUT = r'''{"literals":[null,true,false],"numbers":[333333333.3333333,1e+30,4.5,0.002,1e-27],"string":"€$\u000f\nA'B\"\\\\\"/"}'''
+RFC_OUTPUT = (r'''{"literals":[null,true,false],"numbers":[333333333.3333333,1e+30,4.5,0.002,1e-27],'''
+              r'''"string":"€$\u000f\nA'B\"\\\\\"/"}''')
 RFC_BYTES = """
 7b 22 6c 69 74 65 72 61 6c 73 22 3a 5b 6e 75 6c 6c 2c 74 72
 75 65 2c 66 61 6c 73 65 5d 2c 22 6e 75 6d 62 65 72 73 22 3a
@@ -66,8 +67,8 @@ def test_the_rfc_example_end_to_end():
 
 def test_members_sort_by_utf16_code_units():
     # RFC 8785 §3.2.3: the surrogate pair of U+1F600 sorts before U+FB33, unlike code point order
-    source = json.loads(r'''{"\u20ac": "Euro Sign", "\r": "Carriage Return", "\ufb33": "Hebrew Letter Dalet With Dagesh",
-        "1": "One", "\ud83d\ude00": "Emoji: Grinning Face", "\u0080": "Control",
+    source = json.loads(r'''{"\u20ac": "Euro Sign", "\r": "Carriage Return",
+        "\ufb33": "Hebrew Letter Dalet With Dagesh", "1": "One", "\ud83d\ude00": "Emoji: Grinning Face", "\u0080": "Control",
         "\u00f6": "Latin Small Letter O With Diaeresis"}''')
     order = [value for value in json.loads(canonical_json(source)).values()]
     assert order == ["Carriage Return", "One", "Control", "Latin Small Letter O With Diaeresis", "Euro Sign",

@@ -18,8 +18,9 @@ before execution nothing runs; after it, `userAction: reconcile`).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Mapping, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:  # pragma: no cover
     from .envelope import Result
@@ -46,9 +47,9 @@ class Ticket:
 
 
 class ClaimStage(Protocol):
-    def claim(self, call: CallContext) -> "Ticket | Result": ...
+    def claim(self, call: CallContext) -> Ticket | Result: ...
 
-    def complete(self, ticket: Ticket, result: "Result") -> None: ...
+    def complete(self, ticket: Ticket, result: Result) -> None: ...
 
     def release(self, ticket: Ticket) -> None: ...
 
@@ -62,7 +63,7 @@ class PassThrough:
     def claim(self, call: CallContext) -> Ticket:
         return Ticket(call)
 
-    def complete(self, ticket: Ticket, result: "Result") -> None:
+    def complete(self, ticket: Ticket, result: Result) -> None:
         return None
 
     def release(self, ticket: Ticket) -> None:

@@ -23,10 +23,11 @@ import os
 import time
 from typing import Any
 
+from ..schema.keywords import json_type
 from ..schema.normalize import to_canonical_arguments
+from ..stores.errors import PersistenceError
 from .arguments import MAX_ARGUMENT_BYTES, ParseProblem, fast_object, parse_arguments
 from .budget import CorrectionBudget
-from ..stores.errors import PersistenceError
 from .claim import CallContext, ClaimStage, PassThrough, Ticket
 from .envelope import Result
 from .errors import CODES, CallError, ToolError, infrastructure_code, standard_error
@@ -34,7 +35,6 @@ from .executor import DeadlineExceeded, Executor, LocalExecutor
 from .registration import BoundTool
 from .registry import Routing, ToolRegistry
 from .signature import IDEMPOTENCY_KEY, to_json_value
-from ..schema.keywords import json_type
 from .validation import public, readable_path, schema_errors, validation_message
 
 logger = logging.getLogger("toolclause.runtime")
@@ -76,7 +76,8 @@ class Gate:
         self._claim: Any = claim if claim is not None else PassThrough()
         self._budget = budget if budget is not None else CorrectionBudget()
         self.max_argument_bytes = max_argument_bytes
-        self._fast_bytes = max_argument_bytes // 4  # a str this short cannot exceed the byte cap, whatever its characters
+        # a str this short cannot exceed the byte cap, whatever its characters
+        self._fast_bytes = max_argument_bytes // 4
         self._tools = registry.tools  # the same dict: read on every call
 
     # ------------------------------------------------------------------ public entry points

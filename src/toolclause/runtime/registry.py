@@ -10,8 +10,9 @@ providers) never overwrite each other's names.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
 from ..model import ToolContract
 from .errors import ToolRegistrationError
@@ -30,7 +31,7 @@ class Routing:
     properties: Mapping[str, PropertyMap] = field(default_factory=dict)  # exported name → property renames
 
     @classmethod
-    def of(cls, result: Any) -> "Routing":
+    def of(cls, result: Any) -> Routing:
         """From an `ExportResult`."""
         return cls(result.target, result.strict, dict(result.name_map), dict(result.property_map))
 
@@ -57,11 +58,11 @@ class _Exported:
         self.losses = list(result.losses)
 
 
-class ExportedTools(_Exported, list):  # type: ignore[misc]
+class ExportedTools(_Exported, list):
     """A list of tools ready for the provider's SDK, with `.routing` and `.losses`."""
 
 
-class ExportedDocument(_Exported, dict):  # type: ignore[misc]
+class ExportedDocument(_Exported, dict):
     """A document ready for the provider (a Gemini Tool, a tools/list result …), with `.routing` and `.losses`."""
 
 

@@ -14,7 +14,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable, Mapping, overload
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, overload
 
 from ..model import ToolContract
 from ..stores.errors import StoreConfigError

@@ -28,8 +28,9 @@ Failures raise `PersistenceError`; a store that cannot be opened raises
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
-from typing import Iterable, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
 from .url import StoreURL
 
@@ -73,7 +74,7 @@ class Record:
     def lease_expired(self, now: float) -> bool:
         return self.status == IN_PROGRESS and now >= self.lease_until
 
-    def evolve(self, **changes: object) -> "Record":
+    def evolve(self, **changes: object) -> Record:
         return replace(self, **changes)  # type: ignore[arg-type]
 
 

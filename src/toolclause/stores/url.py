@@ -24,7 +24,7 @@ class StoreURL:
     backend: str  # memory | sqlite | postgresql | redis
 
     @classmethod
-    def parse(cls, url: str) -> "StoreURL":
+    def parse(cls, url: str) -> StoreURL:
         if not isinstance(url, str) or "://" not in url:
             raise StoreConfigError(f"store must be a URL such as 'memory://' or '{DEFAULT_STORE}', got {url!r}")
         scheme = urlsplit(url).scheme.lower().split("+", 1)[0]  # postgresql+psycopg:// → postgresql

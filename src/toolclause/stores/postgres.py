@@ -1,0 +1,167 @@
+"""`postgresql://user@host:5432/db` — for several processes or hosts sharing one PostgreSQL.
+
+One table, `toolclause_records`, created and upgraded by numbered migrations
+recorded in `toolclause_migrations` (run under an advisory lock, so replicas
+starting together migrate once).  A claim is `INSERT … ON CONFLICT DO NOTHING
+RETURNING`: a row back means the claim is ours.  Taking over an expired record
+and every other change is one conditional statement (`… WHERE owner = %s`).
+Connections are pooled per process and opened in autocommit mode; one that
+fails is dropped and the next call opens a fresh one, so the store recovers
+on its own once the server is back.
+"""
+
+from __future__ import annotations
+
+import os
+import queue
+import threading
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from ._sql import COLUMNS, listing
+from ._sql import SELECT as _SELECT
+from ._sql import row_of as _row
+from .base import Record, RecordKey
+from .errors import PersistenceError, StoreConfigError
+from .url import StoreURL
+
+_WHERE_KEY = "principal = %s AND tool = %s AND key = %s"
+_INSERT = (f"INSERT INTO toolclause_records ({', '.join(COLUMNS)}) VALUES ({', '.join(['%s'] * len(COLUMNS))}) "
+           f"ON CONFLICT (principal, tool, key) DO NOTHING RETURNING 1")
+_SET = ", ".join(c + " = %s" for c in COLUMNS[3:])
+_UPDATE = f"UPDATE toolclause_records SET {_SET} WHERE {_WHERE_KEY} AND owner = %s"
+_TAKE_EXPIRED = f"UPDATE toolclause_records SET {_SET} WHERE {_WHERE_KEY} AND owner = %s AND expires_at <= %s"
+
+# Versioned migrations: append, never edit.  Each runs once, in order, in one transaction.
+MIGRATIONS = (
+    """CREATE TABLE IF NOT EXISTS toolclause_records (
+        principal text NOT NULL, tool text NOT NULL, key text NOT NULL,
+        fingerprint text NOT NULL, status text NOT NULL, owner text NOT NULL,
+        created_at double precision NOT NULL, updated_at double precision NOT NULL,
+        lease_until double precision NOT NULL, expires_at double precision NOT NULL,
+        outcome text, request_key text NOT NULL DEFAULT '',
+        PRIMARY KEY (principal, tool, key));
+    CREATE INDEX IF NOT EXISTS toolclause_records_expiry ON toolclause_records (expires_at);
+    CREATE INDEX IF NOT EXISTS toolclause_records_updated ON toolclause_records (updated_at)""",
+)
+_MIGRATION_LOCK = 0x746F6F6C  # pg_advisory_xact_lock key ("tool")
+
+
+class PostgresStore:
+    def __init__(self, url: StoreURL, *, pool_size: int = 8, connect_timeout: float = 3.0,
+                 statement_timeout_ms: int = 5000) -> None:
+        try:
+            import psycopg
+        except ImportError:
+            raise StoreConfigError("the postgresql:// store needs psycopg: pip install 'toolclause[postgres]'") \
+                from None
+        self.url = url
+        self._psycopg = psycopg
+        self._dsn = url.url.replace("postgresql+psycopg://", "postgresql://", 1)
+        self._options: dict[str, Any] = {"autocommit": True, "connect_timeout": max(1, int(connect_timeout)),
+                         "options": f"-c statement_timeout={int(statement_timeout_ms)}"}
+        self._idle: queue.LifoQueue[Any] = queue.LifoQueue()
+        self._pool_size = pool_size
+        self._pid = os.getpid()
+        self._lock = threading.Lock()
+        try:
+            with self._connection() as conn:
+                self._migrate(conn)
+        except PersistenceError as exc:
+            raise StoreConfigError(f"cannot reach the PostgreSQL store at {url.redacted}: {exc.__cause__ or exc}") \
+                from None
+
+    # ------------------------------------------------------------------ the protocol
+
+    def claim(self, record: Record, now: float) -> Record | None:
+        row = _row(record)
+        ident = row[:3]
+        with self._connection() as conn:
+            for _ in range(8):  # each pass either decides or saw the row change under it
+                if conn.execute(_INSERT, row).fetchone() is not None:
+                    return None
+                found = conn.execute(f"{_SELECT} WHERE {_WHERE_KEY}", ident).fetchone()
+                if found is None:
+                    continue  # deleted between the two statements: insert again
+                held = Record(*found)
+                if held.live(now):
+                    return held
+                taken = conn.execute(_TAKE_EXPIRED, (*row[3:], *ident, held.owner, now))
+                if taken.rowcount == 1:
+                    return None
+        raise PersistenceError("PostgreSQL store: the record kept changing during a claim")
+
+    def replace(self, record: Record, owner: str) -> bool:
+        row = _row(record)
+        with self._connection() as conn:
+            return conn.execute(_UPDATE, (*row[3:], *row[:3], owner)).rowcount == 1
+
+    def release(self, ident: RecordKey, owner: str) -> bool:
+        with self._connection() as conn:
+            return conn.execute(f"DELETE FROM toolclause_records WHERE {_WHERE_KEY} AND owner = %s",
+                                (ident.principal, ident.tool, ident.key, owner)).rowcount == 1
+
+    def get(self, ident: RecordKey) -> Record | None:
+        with self._connection() as conn:
+            found = conn.execute(f"{_SELECT} WHERE {_WHERE_KEY}", (ident.principal, ident.tool, ident.key)).fetchone()
+        return Record(*found) if found is not None else None
+
+    def records(self, *, tool: str | None = None, key: str | None = None,
+                limit: int | None = None) -> Iterable[Record]:
+        sql, params = listing("%s", tool, key, limit)
+        with self._connection() as conn:
+            return [Record(*row) for row in conn.execute(sql, params).fetchall()]
+
+    def purge(self, now: float, updated_before: float | None = None) -> int:
+        with self._connection() as conn:
+            if updated_before is None:
+                return conn.execute("DELETE FROM toolclause_records WHERE expires_at <= %s", (now,)).rowcount
+            return conn.execute("DELETE FROM toolclause_records WHERE expires_at <= %s OR updated_at < %s",
+                                (now, updated_before)).rowcount
+
+    def close(self) -> None:
+        while True:
+            try:
+                self._idle.get_nowait().close()
+            except queue.Empty:
+                return
+
+    # ------------------------------------------------------------------ connections
+
+    @contextmanager
+    def _connection(self) -> Iterator[Any]:
+        if self._pid != os.getpid():  # a forked child never shares its parent's sockets
+            with self._lock:
+                if self._pid != os.getpid():
+                    self._idle = queue.LifoQueue()
+                    self._pid = os.getpid()
+        try:
+            conn = self._idle.get_nowait()
+        except queue.Empty:
+            conn = None
+        try:
+            if conn is None:
+                conn = self._psycopg.connect(self._dsn, **self._options)
+            yield conn
+        except self._psycopg.Error as exc:
+            if conn is not None:
+                conn.close()  # a connection that failed once is not trusted again
+            raise PersistenceError(f"PostgreSQL store: {exc}") from exc
+        else:
+            if self._idle.qsize() < self._pool_size:
+                self._idle.put(conn)
+            else:
+                conn.close()
+
+    def _migrate(self, conn: Any) -> None:
+        with conn.transaction():
+            conn.execute("SELECT pg_advisory_xact_lock(%s)", (_MIGRATION_LOCK,))
+            conn.execute("CREATE TABLE IF NOT EXISTS toolclause_migrations "
+                         "(version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())")
+            done = conn.execute("SELECT coalesce(max(version), 0) FROM toolclause_migrations").fetchone()[0]
+            for number, script in enumerate(MIGRATIONS[done:], start=done + 1):
+                for statement in script.split(";"):
+                    if statement.strip():
+                        conn.execute(statement)
+                conn.execute("INSERT INTO toolclause_migrations (version) VALUES (%s)", (number,))
