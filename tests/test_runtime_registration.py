@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from typing import Annotated, Literal, Optional
+from typing import Annotated, Literal
 
 import pytest
 from pydantic import BaseModel, Field
 
-from toolclause import ToolError, Toolbox
+from toolclause import Toolbox, ToolError
 from toolclause.runtime import ToolboxConfigError, ToolRegistrationError
 
 DOC = "Find restaurant candidates by area, food and price. Not for ordering or payment."
@@ -75,7 +75,7 @@ def test_signature_to_schema_literal_annotated_models_optional_defaults():
     @box.tool
     def search_restaurants(query: Annotated[str, Field(description="What to eat")],
                            price_level: Literal["low", "medium", "high"] = "medium",
-                           filters: Optional[Filters] = None, limit: int = 10) -> list[str]:
+                           filters: Filters | None = None, limit: int = 10) -> list[str]:
         """Find restaurant candidates by area, food and price. Not for ordering or payment."""
         seen["filters"] = filters
         return [query]
@@ -203,6 +203,38 @@ def test_lint_errors_refuse_registration_and_lint_modes_control_it():
         Toolbox("memory://", lint="off").add(broken, get_weather)
 
 
+def test_store_urls_are_opened_by_the_constructor(tmp_path, monkeypatch):
+    from store_servers import free_port
+
+    url = f"sqlite:///{tmp_path}/state.db"
+    assert Toolbox(url).store.url == url and (tmp_path / "state.db").exists()
+    port = free_port()  # nothing listens there: the constructor says so, not the first call
+    for unreachable in (f"postgresql://u:secret@127.0.0.1:{port}/db", f"postgresql+psycopg://127.0.0.1:{port}/db",
+                        f"redis://127.0.0.1:{port}/0"):
+        with pytest.raises(ToolboxConfigError, match="cannot reach") as caught:
+            Toolbox(unreachable)
+        assert "secret" not in str(caught.value)
+    # without a URL: TOOLCLAUSE_STORE, else the SQLite file, opened only when a tool needs records
+    monkeypatch.delenv("TOOLCLAUSE_STORE")
+    monkeypatch.chdir(tmp_path)
+    box = Toolbox(lint="off")
+    assert box.store.url == "sqlite:///.toolclause/state.db"
+
+    @box.tool(read_only=True)
+    def look(q: str) -> dict:
+        """Looks a word up in the glossary and returns its entry."""
+        return {}
+
+    assert not (tmp_path / ".toolclause").exists()
+
+    @box.tool(idempotency="key")
+    def note(text: str) -> dict:
+        """Writes a note to the journal and returns its id."""
+        return {}
+
+    assert (tmp_path / ".toolclause" / "state.db").exists()
+
+
 def test_duplicate_names_bad_options_and_store_urls():
     box = Toolbox("memory://", lint="off")
 
@@ -215,9 +247,7 @@ def test_duplicate_names_bad_options_and_store_urls():
         box.tool(ping)
     with pytest.raises(ToolRegistrationError, match="idempotency"):
         box.tool(idempotency="maybe")(lambda: None)
-    for url in ("memory://", "sqlite:///tmp/x.db", "postgresql://u@h/db", "postgresql+psycopg://h/db", "redis://h"):
-        assert Toolbox(url).store.url == url
-    assert Toolbox().store.backend == "sqlite"
+    assert Toolbox("memory://").store.url == "memory://"
     with pytest.raises(ToolboxConfigError, match="unknown store scheme 'mongodb://'"):
         Toolbox("mongodb://h")
     with pytest.raises(ToolboxConfigError):

@@ -25,6 +25,7 @@ from .._version import __version__
 from ..loading import INPUT_FORMATS
 from ..report import DIFF_FORMATS, REPORTERS
 from ..targets import EXPORT_TARGETS, LINT_ALIASES, LINT_TARGETS
+from . import state_command
 from .running import CliError, LintRequest, exit_code, run_lint
 
 if TYPE_CHECKING:
@@ -270,6 +271,9 @@ def export_command(paths: tuple[str, ...], target: str, strict: bool, output: st
         click.echo(f"toolclause: export: {output} is up to date", err=True)
     for path in run.written:
         click.echo(f"toolclause: export: wrote {path}", err=True)
+
+
+cli.add_command(state_command.state)
 
 
 def main(argv: Sequence[str] | None = None) -> None:

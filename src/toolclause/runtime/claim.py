@@ -7,11 +7,12 @@ whether this call may run:
     … execute …
     stage.complete(ticket, result)    # store a completed result (or a business failure)
     stage.release(ticket)             # transient failure: forget the claim, nothing stored
+    stage.abandon(ticket)             # the run was cut short: keep the claim, stop renewing it
 
-`PassThrough` — the only stage until the stores land — lets every call run and
-stores nothing.  A later stage keyed by (principal, tool, key) over a store
-(memory, SQLite, PostgreSQL, Redis; the `stores` package) replaces it without
-touching the rest of the path.  A stage that cannot reach its store raises
+`PassThrough` lets every call run and stores nothing (a toolbox whose tools
+need no claim).  `IdempotencyStage` (idempotency.py) is the stage keyed by
+(principal, tool, key) over a store (memory, SQLite, PostgreSQL, Redis; the
+`stores` package).  A stage that cannot reach its store raises
 `PersistenceError`; the gate turns that into PERSISTENCE_ERROR (fail closed:
 before execution nothing runs; after it, `userAction: reconcile`).
 """
@@ -31,11 +32,15 @@ class CallContext:
     """What the claim stage knows about a call that passed validation."""
 
     tool: str
-    arguments: Mapping[str, Any]
+    arguments: Mapping[str, Any]           # validated JSON arguments, the key and token still in them
     principal: str | None = None
-    idempotency_key: str | None = None
+    idempotency_key: str | None = None     # the key the host supplied (argument, header or _meta)
     run: str | None = None
     mutating: bool = False
+    call_id: str | None = None
+    wait: float = 0.0                      # seconds the host will wait for a duplicate that is still running
+    timeout: float | None = None           # the tool's own timeout (its lease is this plus a margin)
+    policy: Any = None                     # the tool's CallPolicy (policy.py)
 
 
 @dataclass(slots=True)
@@ -53,6 +58,8 @@ class ClaimStage(Protocol):
 
     def release(self, ticket: Ticket) -> None: ...
 
+    def abandon(self, ticket: Ticket) -> None: ...
+
 
 class PassThrough:
     """Every call runs; nothing is stored.  Shared: it holds no state."""
@@ -67,4 +74,10 @@ class PassThrough:
         return None
 
     def release(self, ticket: Ticket) -> None:
+        return None
+
+    def abandon(self, ticket: Ticket) -> None:
+        return None
+
+    def close(self) -> None:
         return None

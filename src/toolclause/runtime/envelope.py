@@ -63,7 +63,10 @@ class Result:
                 out["replayed"] = True
             return out
         assert self.error is not None
-        return {"ok": False, "error": self.error.to_dict(), "traceId": self.trace_id}
+        out = {"ok": False, "error": self.error.to_dict(), "traceId": self.trace_id}
+        if self.replayed:  # a stored business failure, answered again
+            out["replayed"] = True
+        return out
 
     def text(self) -> str:
         """What a person reads: the data as JSON, or 'CODE: message' and the trace id."""

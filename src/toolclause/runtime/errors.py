@@ -45,6 +45,7 @@ CODES: dict[str, CodeSpec] = {
     "CONFIRMATION_REQUIRED": CodeSpec("idempotency", False, "confirm"),
     "CONFIRMATION_MISMATCH": CodeSpec("idempotency", False, "re_prepare"),
     "CONFIRMATION_EXPIRED": CodeSpec("idempotency", False, "re_prepare"),
+    "CONFIRMATION_USED": CodeSpec("idempotency", False, "re_prepare"),
     "OUTCOME_UNKNOWN": CodeSpec("idempotency", False, "reconcile"),
     # infrastructure: the identical call may succeed later, except the last two
     "UPSTREAM_UNAVAILABLE": CodeSpec("infrastructure", True, "retry_later"),

@@ -13,8 +13,9 @@ server — while every other stage of the gate stays as it is:
 
 An executor returns the tool's result as a Python value (the gate checks it
 against the output schema), raises `ToolError` for a business failure, and
-raises `DeadlineExceeded` when the tool's own timeout passed; anything else it
-raises is translated at the boundary like any exception a tool raises.
+raises `DeadlineExceeded` when the tool's own timeout passed (saying whether
+the call had started); anything else it raises is translated at the boundary
+like any exception a tool raises.
 """
 
 from __future__ import annotations
@@ -22,17 +23,27 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import threading
+import weakref
+from collections.abc import Callable
 from typing import Any, Protocol
 
+from .policy import DEFAULT_CONCURRENCY
 from .registration import BoundTool
 
 
 class DeadlineExceeded(Exception):
-    """The tool did not finish within its own timeout (not a TimeoutError the tool itself raised)."""
+    """The tool did not finish within its own timeout (not a TimeoutError the tool itself raised).
 
-    def __init__(self, seconds: float) -> None:
-        super().__init__(f"no result within {seconds:g} s")
+    `started` says whether it ever began: a call still queued when its deadline
+    passed never runs.  `future` is the run still going on in a worker thread
+    (a thread cannot be stopped), so its outcome can be recorded when it ends.
+    """
+
+    def __init__(self, seconds: float, started: bool = True, future: concurrent.futures.Future | None = None) -> None:
+        super().__init__(f"no result within {seconds:g} s" + ("" if started else " (never started)"))
         self.seconds = seconds
+        self.started = started
+        self.future = future
 
 
 class Executor(Protocol):
@@ -44,11 +55,19 @@ class Executor(Protocol):
 
 
 class LocalExecutor:
-    """`tool.fn(**arguments)`: a sync tool in the caller's thread (in a worker thread when it has a
-    timeout), an async tool on the caller's loop or, from `call()`, on a loop of its own."""
+    """`tool.fn(**arguments)`.
 
-    def __init__(self) -> None:
-        self._pool: concurrent.futures.ThreadPoolExecutor | None = None
+    A sync tool runs in the caller's thread, or — when it has a timeout, or is
+    called with `acall` — in worker threads of its own, at most `cap(tool)` at
+    once, so a slow tool queues only its own calls.  A queued call whose
+    deadline passes is cancelled before it starts.  An async tool is awaited
+    (from `call()`, on a loop of its own), at most `cap(tool)` at once per loop.
+    """
+
+    def __init__(self, cap: Callable[[BoundTool], int] = lambda tool: DEFAULT_CONCURRENCY) -> None:
+        self._cap = cap
+        self._pools: dict[str, concurrent.futures.ThreadPoolExecutor] = {}
+        self._semaphores: weakref.WeakKeyDictionary[Any, dict[str, asyncio.Semaphore]] = weakref.WeakKeyDictionary()
         self._lock = threading.Lock()
 
     def run(self, tool: BoundTool, arguments: dict[str, Any]) -> Any:
@@ -59,14 +78,23 @@ class LocalExecutor:
         return tool.fn(**arguments)
 
     async def arun(self, tool: BoundTool, arguments: dict[str, Any]) -> Any:
-        coro = tool.fn(**arguments) if tool.is_async else asyncio.to_thread(tool.fn, **arguments)
-        return await (with_deadline(coro, tool.timeout) if tool.timeout is not None else coro)
+        if tool.is_async:
+            return await self._await_capped(tool, arguments)
+        future = self._pool(tool).submit(tool.fn, **arguments)
+        waiting = asyncio.wrap_future(future)
+        if tool.timeout is None:
+            return await waiting
+        done, _ = await asyncio.wait({waiting}, timeout=tool.timeout)
+        if done:
+            return waiting.result()
+        return _late(future, tool.timeout)
 
     def close(self) -> None:
-        """Stop the worker threads (used for timeouts and for async tools called from a running loop)."""
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+        """Stop the worker threads; calls still queued are cancelled."""
+        with self._lock:
+            pools, self._pools = self._pools, {}
+        for pool in pools.values():
+            pool.shutdown(wait=False, cancel_futures=True)
 
     def _run_coroutine(self, tool: BoundTool, arguments: dict[str, Any]) -> Any:
         coro = tool.fn(**arguments)
@@ -77,33 +105,70 @@ class LocalExecutor:
         except RuntimeError:
             return asyncio.run(coro)
         # called from inside an event loop (use acall there): run on a fresh loop in a worker thread
-        return self._workers().submit(asyncio.run, coro).result()
+        return self._pool(tool).submit(asyncio.run, coro).result()
 
     def _run_in_thread(self, tool: BoundTool, arguments: dict[str, Any]) -> Any:
-        future = self._workers().submit(tool.fn, **arguments)
+        future = self._pool(tool).submit(tool.fn, **arguments)
         try:
             return future.result(timeout=tool.timeout)
         except TimeoutError:
-            if not future.done():
-                raise DeadlineExceeded(tool.timeout or 0) from None
-            raise
+            if future.done():
+                raise  # the tool's own TimeoutError
+        return _late(future, tool.timeout or 0)
 
-    def _workers(self) -> concurrent.futures.ThreadPoolExecutor:
-        if self._pool is None:
+    async def _await_capped(self, tool: BoundTool, arguments: dict[str, Any]) -> Any:
+        semaphore = self._semaphore(tool)
+        if tool.timeout is None:
+            async with semaphore:
+                return await tool.fn(**arguments)
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + tool.timeout
+        try:
+            async with asyncio.timeout_at(deadline):
+                await semaphore.acquire()
+        except TimeoutError:
+            raise DeadlineExceeded(tool.timeout, started=False) from None
+        try:
+            return await with_deadline(tool.fn(**arguments), max(deadline - loop.time(), 0.0), tool.timeout)
+        finally:
+            semaphore.release()
+
+    def _pool(self, tool: BoundTool) -> concurrent.futures.ThreadPoolExecutor:
+        pool = self._pools.get(tool.name)
+        if pool is None:
             with self._lock:
-                if self._pool is None:
-                    self._pool = concurrent.futures.ThreadPoolExecutor(thread_name_prefix="toolclause")
-        return self._pool
+                pool = self._pools.get(tool.name)
+                if pool is None:
+                    pool = self._pools[tool.name] = concurrent.futures.ThreadPoolExecutor(
+                        max_workers=self._cap(tool), thread_name_prefix=f"toolclause-{tool.name}"[:40])
+        return pool
+
+    def _semaphore(self, tool: BoundTool) -> asyncio.Semaphore:
+        loop = asyncio.get_running_loop()
+        with self._lock:
+            per_loop = self._semaphores.setdefault(loop, {})
+            if tool.name not in per_loop:
+                per_loop[tool.name] = asyncio.Semaphore(self._cap(tool))
+            return per_loop[tool.name]
 
 
-async def with_deadline(coro: Any, seconds: float) -> Any:
+def _late(future: concurrent.futures.Future, seconds: float) -> Any:
+    """The deadline passed: cancel the call if it has not started, else say it is still running."""
+    if future.cancel():
+        raise DeadlineExceeded(seconds, started=False)
+    if future.done():  # it finished between the deadline and now
+        return future.result()
+    raise DeadlineExceeded(seconds, started=True, future=future)
+
+
+async def with_deadline(coro: Any, seconds: float, reported: float | None = None) -> Any:
     scope = asyncio.timeout(seconds)
     try:
         async with scope:
             return await coro
     except TimeoutError:
         if scope.expired():
-            raise DeadlineExceeded(seconds) from None
+            raise DeadlineExceeded(reported if reported is not None else seconds) from None
         raise
 
 

@@ -17,21 +17,26 @@ check and a few dict operations; everything else is on the failure path.
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import logging
 import os
 import time
+from collections.abc import Mapping
 from typing import Any
 
+from ..schema.fingerprint import fingerprint
 from ..schema.keywords import json_type
 from ..schema.normalize import to_canonical_arguments
 from ..stores.errors import PersistenceError
 from .arguments import MAX_ARGUMENT_BYTES, ParseProblem, fast_object, parse_arguments
 from .budget import CorrectionBudget
-from .claim import CallContext, ClaimStage, PassThrough, Ticket
+from .claim import CallContext, ClaimStage, PassThrough
+from .confirmation import Confirmations
 from .envelope import Result
 from .errors import CODES, CallError, ToolError, infrastructure_code, standard_error
 from .executor import DeadlineExceeded, Executor, LocalExecutor
+from .policy import DEFAULT_POLICY, CallPolicy, host_key
 from .registration import BoundTool
 from .registry import Routing, ToolRegistry
 from .signature import IDEMPOTENCY_KEY, to_json_value
@@ -79,51 +84,98 @@ class Gate:
         # a str this short cannot exceed the byte cap, whatever its characters
         self._fast_bytes = max_argument_bytes // 4
         self._tools = registry.tools  # the same dict: read on every call
+        self.confirmations: Confirmations | None = None
+        # tools whose calls go through the claim stage or carry a confirmation (name → policy)
+        self._special: dict[str, CallPolicy] = {}
+        self._refresh_special()
+
+    def _refresh_special(self) -> None:
+        """Which tools take the slow path: all of them for a stage that claims every call."""
+        everything = self._claim.active and not getattr(self._claim, "selective", False)
+        self._special.clear()
+        for name, policy in self.registry.policies.items():
+            if everything or policy.claims or policy.prepares is not None:
+                self._special[name] = policy
+        if everything:
+            for name in self._tools:
+                self._special.setdefault(name, DEFAULT_POLICY)
 
     # ------------------------------------------------------------------ public entry points
 
     def call(self, name: str, arguments: Any = None, *, run: Any = None, call_id: str | None = None,
-             idempotency_key: str | None = None, principal: str | None = None,
-             routing: Routing | None = None) -> Result:
+             idempotency_key: str | None = None, principal: str | None = None, routing: Routing | None = None,
+             headers: Mapping[str, str] | None = None, meta: Mapping[str, Any] | None = None,
+             wait: float | bool = False) -> Result:
         """Run one tool call through the gate; never raises for anything the model or the tool did.
 
         routing: what `export()` returned (or its `.routing`), to call a tool by the name and property
             names that export gave it.
+        idempotency_key / headers / meta: a key from the host side (its own, an `Idempotency-Key`
+            header, the MCP request's `_meta.idempotencyKey`), which wins over the model's argument.
+        principal: whose call this is; keys and confirmations of one principal never match another's.
+        wait: for a duplicate of a call still running, wait up to this many seconds (True: 10) for
+            its outcome instead of answering IDEMPOTENCY_IN_PROGRESS at once.
         """
         started = _perf()
+        if headers or meta:
+            idempotency_key = host_key(idempotency_key, headers, meta)
         tool, prepared = self._prepare(name, arguments, run, idempotency_key, routing)
         if type(prepared) is Result:
             return self._done(prepared, name, started, run, call_id)
-        ticket = self._claim_call(tool, prepared, run, idempotency_key, principal) if self._claim.active else None
-        if type(ticket) is Result:
-            return self._done(ticket, name, started, run, call_id)
+        policy = self._special.get(tool.name) if self._special else None
+        ticket = token_fp = None
+        if policy is not None:
+            prepared, ticket, token_fp = self._claim_and_finish(tool, policy, prepared, run, idempotency_key,
+                                                                principal, call_id, wait)
+            if type(ticket) is Result:
+                return self._done(ticket, name, started, run, call_id)
         try:
             value = self.executor.run(tool, prepared)
+        except DeadlineExceeded as exc:
+            return self._done(self._timed_out(tool, exc, ticket), name, started, run, call_id, exc)
         except Exception as exc:  # noqa: BLE001 - the boundary: every exception becomes an envelope
             result, error = self._failure(tool, exc), exc
         else:
             result, error = self._output(tool, value), None
-        result = self._settle(tool, ticket, result)
+        if token_fp is not None:
+            result = self._with_confirmation(tool, policy, result, principal, token_fp)
+        if ticket is not None:
+            result = self._settle(tool, ticket, result)
         return self._done(result, name, started, run, call_id, error)
 
     async def acall(self, name: str, arguments: Any = None, *, run: Any = None, call_id: str | None = None,
                     idempotency_key: str | None = None, principal: str | None = None,
-                    routing: Routing | None = None) -> Result:
-        """The async twin of `call`: async tools are awaited, sync ones run in a worker thread."""
+                    routing: Routing | None = None, headers: Mapping[str, str] | None = None,
+                    meta: Mapping[str, Any] | None = None, wait: float | bool = False) -> Result:
+        """The async twin of `call`: async tools are awaited, sync ones run in worker threads.
+
+        The claim stage's store calls run in a worker thread, so a slow store never blocks the loop.
+        """
         started = _perf()
+        if headers or meta:
+            idempotency_key = host_key(idempotency_key, headers, meta)
         tool, prepared = self._prepare(name, arguments, run, idempotency_key, routing)
         if type(prepared) is Result:
             return self._done(prepared, name, started, run, call_id)
-        ticket = self._claim_call(tool, prepared, run, idempotency_key, principal) if self._claim.active else None
-        if type(ticket) is Result:
-            return self._done(ticket, name, started, run, call_id)
+        policy = self._special.get(tool.name) if self._special else None
+        ticket = token_fp = None
+        if policy is not None:
+            prepared, ticket, token_fp = await asyncio.to_thread(
+                self._claim_and_finish, tool, policy, prepared, run, idempotency_key, principal, call_id, wait)
+            if type(ticket) is Result:
+                return self._done(ticket, name, started, run, call_id)
         try:
             value = await self.executor.arun(tool, prepared)
+        except DeadlineExceeded as exc:
+            return self._done(self._timed_out(tool, exc, ticket), name, started, run, call_id, exc)
         except Exception as exc:  # noqa: BLE001
             result, error = self._failure(tool, exc), exc
         else:
             result, error = self._output(tool, value), None
-        result = self._settle(tool, ticket, result)
+        if token_fp is not None:
+            result = self._with_confirmation(tool, policy, result, principal, token_fp)
+        if ticket is not None:
+            result = await asyncio.to_thread(self._settle, tool, ticket, result)
         return self._done(result, name, started, run, call_id, error)
 
     # ------------------------------------------------------------------ stages 1–3
@@ -164,15 +216,21 @@ class Gate:
         unknown = tool.reject_unknown is not None and not tool.reject_unknown.issuperset(args)
         if not valid or unknown:
             return tool, self._validation_failure(tool, args, run, valid)
+        if self._budget.runs:  # something to forget: this tool's earlier mistakes in this run
+            self._budget.record_success(run, tool.name)
+        if self._special and tool.name in self._special:
+            return tool, args  # converted after the claim: a claim fingerprints the JSON arguments
+        return tool, self._finish(tool, args, run, tool.drop)
+
+    def _finish(self, tool: BoundTool, args: dict[str, Any], run: Any, drop: frozenset[str]) -> Any:
+        """The validated arguments as the function takes them (converted; the gate's own keys dropped)."""
         if tool.converters:
             converted = self._convert(tool, args, run)
             if type(converted) is Result:
-                return tool, converted
-        for key in tool.drop:
+                return converted
+        for key in drop:
             args.pop(key, None)
-        if self._budget.runs:  # something to forget: this tool's earlier mistakes in this run
-            self._budget.record_success(run, tool.name)
-        return tool, args
+        return args
 
     def _validation_failure(self, tool: BoundTool, args: dict[str, Any], run: Any, valid: bool) -> Result:
         records, truncated = schema_errors(tool.validator, args, tool.contract.input_schema or {}) if not valid \
@@ -233,23 +291,37 @@ class Gate:
 
     # ------------------------------------------------------------------ stage 4: claim
 
-    def _claim_call(self, tool: BoundTool, args: dict[str, Any], run: Any, key: str | None,
-                    principal: str | None) -> Ticket | Result | None:
-        context = CallContext(tool.name, args, principal, key, run, tool.mutating)
-        try:
-            return self._claim.claim(context)
-        except PersistenceError:
-            logger.error("claim store failed before %s ran; nothing was executed", tool.name, exc_info=True)
-            return Result(False, error=standard_error(
-                "PERSISTENCE_ERROR", f"{tool.name}: the call could not be recorded, so it was not run; "
-                                     f"the same call may be tried again", user_action="retry_later"),
-                trace_id=new_trace_id(), tool=tool.name)
+    def _claim_and_finish(self, tool: BoundTool, policy: CallPolicy, args: dict[str, Any], run: Any,
+                          key: str | None, principal: str | None, call_id: str | None,
+                          wait: float | bool) -> tuple[Any, Any, str | None]:
+        """(arguments for the function, a ticket or None, the preview's fingerprint) — or a Result as the ticket."""
+        token_fp = fingerprint(policy.fingerprinted(args)) if policy.prepares is not None else None
+        ticket: Any = None
+        if policy.claims or not getattr(self._claim, "selective", False):
+            waiting = (10.0 if wait is True else float(wait or 0.0))
+            context = CallContext(tool.name, args, principal, key, run, policy.mutating, call_id, waiting,
+                                  tool.timeout, policy)
+            try:
+                ticket = self._claim.claim(context)
+            except PersistenceError:
+                logger.error("claim store failed before %s ran; nothing was executed", tool.name, exc_info=True)
+                return args, Result(False, error=standard_error(
+                    "PERSISTENCE_ERROR", f"{tool.name}: the call could not be recorded, so it was not run; "
+                                         f"the same call may be tried again", user_action="retry_later"),
+                    trace_id=new_trace_id(), tool=tool.name), None
+            if type(ticket) is Result:
+                return args, ticket, None
+        prepared = self._finish(tool, args, run, policy.drop | tool.drop)
+        if type(prepared) is Result and ticket is not None:
+            self._release_quietly(tool, ticket)
+            return args, prepared, None
+        if type(prepared) is Result:
+            return args, prepared, None
+        return prepared, ticket, token_fp
 
     def _settle(self, tool: BoundTool, ticket: Any, result: Result) -> Result:
-        if ticket is None:
-            return result
         try:
-            if result.ok or (result.error and result.error.code not in _TRANSIENT):
+            if result.ok or not (result.error.retryable or result.error.code in _TRANSIENT):  # type: ignore[union-attr]
                 self._claim.complete(ticket, result)
             else:
                 self._claim.release(ticket)
@@ -259,6 +331,59 @@ class Gate:
                 "PERSISTENCE_ERROR", f"{tool.name}: the call ran but its result could not be saved; check whether "
                                      f"it took effect before trying again"), trace_id=new_trace_id(), tool=tool.name)
         return result
+
+    def _release_quietly(self, tool: BoundTool, ticket: Any) -> None:
+        try:
+            self._claim.release(ticket)
+        except PersistenceError:
+            logger.error("claim store failed while releasing a claim on %s", tool.name, exc_info=True)
+
+    def _with_confirmation(self, tool: BoundTool, policy: Any, result: Result, principal: str | None,
+                           fp: str) -> Result:
+        """A preview's result, with the token its commit tool requires."""
+        if result.ok and isinstance(result.data, dict) and self.confirmations is not None:
+            result.data = {**result.data, "confirmation": self.confirmations.issue(policy.prepares, principal or "",
+                                                                                   fp)}
+        return result
+
+    # ------------------------------------------------------------------ stage 5: timeouts
+
+    def _timed_out(self, tool: BoundTool, exc: DeadlineExceeded, ticket: Any) -> Result:
+        trace = new_trace_id()
+        policy = self.registry.policies.get(tool.name, DEFAULT_POLICY)
+        if not exc.started:
+            if ticket is not None:
+                self._release_quietly(tool, ticket)
+            return Result(False, error=standard_error(
+                "UPSTREAM_TIMEOUT", f"{tool.name}: did not start within {exc.seconds:g} s (earlier calls to it were "
+                                    f"still running), so nothing was done; the same call may succeed later"),
+                trace_id=trace, tool=tool.name)
+        if not policy.mutating:
+            if ticket is not None:
+                self._release_quietly(tool, ticket)
+            return Result(False, error=standard_error(
+                "UPSTREAM_TIMEOUT", f"{tool.name}: did not finish within {exc.seconds:g} s; the same call may "
+                                    f"succeed later"), trace_id=trace, tool=tool.name)
+        safe = ticket is not None and exc.future is not None
+        if ticket is not None and exc.future is not None:
+            exc.future.add_done_callback(lambda done: self._settle_late(tool, ticket, done))
+        elif ticket is not None:
+            self._claim.abandon(ticket)
+        advice = ("retry with the same idempotency key to get its outcome: it will not run twice" if safe else
+                  "check whether it took effect before calling again")
+        return Result(False, error=CallError(
+            "OUTCOME_UNKNOWN", f"{tool.name}: did not finish within {exc.seconds:g} s and may still take effect; "
+                               f"{advice}", safe, "retry_later" if safe else "reconcile"),
+            trace_id=trace, tool=tool.name)
+
+    def _settle_late(self, tool: BoundTool, ticket: Any, future: Any) -> None:
+        """A run that outlived its deadline has ended: record its outcome for the retries to find."""
+        if future.cancelled():
+            self._release_quietly(tool, ticket)
+            return
+        failure = future.exception()
+        result = self._failure(tool, failure) if failure is not None else self._output(tool, future.result())
+        self._settle(tool, ticket, result)
 
     def close(self) -> None:
         """Stop the executor's worker threads."""

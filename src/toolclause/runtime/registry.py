@@ -16,6 +16,7 @@ from typing import Any
 
 from ..model import ToolContract
 from .errors import ToolRegistrationError
+from .policy import CallPolicy
 from .registration import BoundTool
 
 PropertyMap = Mapping[str, Mapping[str, str]]  # canonical schema pointer → {exported key: canonical key}
@@ -77,19 +78,28 @@ def exported(result: Any) -> ExportedTools | ExportedDocument:
 class ToolRegistry:
     """Bound tools by canonical name."""
 
-    __slots__ = ("tools",)
+    __slots__ = ("tools", "policies")
 
     def __init__(self) -> None:
         self.tools: dict[str, BoundTool] = {}
+        self.policies: dict[str, CallPolicy] = {}  # what the gate does around each tool (policy.py)
 
-    def add(self, bound: BoundTool) -> None:
+    def add(self, bound: BoundTool, policy: CallPolicy | None = None) -> None:
         if bound.name in self.tools:
             raise ToolRegistrationError(f"a tool named '{bound.name}' is already registered")
         self.tools[bound.name] = bound
+        if policy is not None:
+            self.policies[bound.name] = policy
 
-    def replace(self, bound: BoundTool) -> None:
-        """Swap a registered tool for a re-bound copy of itself (same name)."""
+    def replace(self, bound: BoundTool, policy: CallPolicy | None = None) -> None:
+        """Swap a registered tool for a re-bound copy of itself (same name), and its policy."""
         self.tools[bound.name] = bound
+        if policy is not None:
+            self.policies[bound.name] = policy
+
+    def find(self, fn: Any) -> BoundTool | None:
+        """The tool bound to a function (for declarations that name a tool by its function)."""
+        return next((t for t in self.tools.values() if t.fn is fn), None)
 
     def resolve(self, name: Any, routing: Routing | None) -> tuple[BoundTool | None, PropertyMap | None]:
         """The tool a call names (through `routing` when it moved the name), and its property renames."""

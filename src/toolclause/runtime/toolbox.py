@@ -14,17 +14,23 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, overload
 
 from ..model import ToolContract
+from ..stores.base import Store
 from ..stores.errors import StoreConfigError
+from ..stores.opening import open_store
 from ..stores.url import DEFAULT_STORE, StoreURL
 from .budget import DEFAULT_BUDGET, CorrectionBudget
 from .claim import ClaimStage, PassThrough
+from .confirmation import DEFAULT_TTL, Confirmations, link_commit
 from .errors import ToolboxConfigError, ToolRegistrationError
-from .executor import Executor
-from .gate import Gate
+from .executor import Executor, LocalExecutor
+from .gate import Gate, new_trace_id
+from .idempotency import LEASE, RETENTION, IdempotencyStage
+from .policy import DEFAULT_CONCURRENCY, DEFAULT_POLICY, policy_for
 from .registration import LINT_MODES, BoundTool, annotations_for, from_contract, from_function
 from .registry import ExportedDocument, ExportedTools, ToolRegistry, exported
 
@@ -32,9 +38,11 @@ from .registry import ExportedDocument, ExportedTools, ToolRegistry, exported
 class Toolbox(Gate):
     """A set of tools and the gate in front of them.
 
-    store: where idempotency records will live ("memory://", "sqlite:///path",
-        "postgresql://…", "redis://…"); checked now, used once the claim stage
-        has stores (runtime-semantics.md §3).
+    store: where idempotency records live: "sqlite:///path" (one machine), "redis://…" or
+        "postgresql://…" (several processes or hosts), "memory://" (tests).  Default: the
+        TOOLCLAUSE_STORE environment variable, else sqlite:///.toolclause/state.db, opened when
+        the first tool that needs it is registered.  A URL given here is opened now, so a missing
+        driver or an unreachable server fails here, not at the first call.
     lint: "error" (default: an error-severity lint finding refuses a tool),
         "warn" (registered anyway; the findings are logged and kept) or "off".
     timeout: default seconds per call for every tool (None: no limit); a tool's
@@ -44,25 +52,59 @@ class Toolbox(Gate):
         after its first mistake (3).
     max_argument_bytes: raw arguments larger than this are refused (1 MiB).
     executor: what runs a tool once its call passed the gate (default: its Python function).
+    retention: seconds a completed record is kept and replayed (24 h).
+    lease: seconds an in-progress claim holds for a tool without a timeout (300; a tool with a
+        timeout holds timeout + 30 s); renewed while the tool runs.
+    max_concurrency: calls one tool may run at once in worker threads (8); a tool's own wins.
+    confirmation_secret: the key that signs confirmation tokens (else TOOLCLAUSE_CONFIRMATION_SECRET);
+        without one, declaring a tool with `confirm=` is refused unless `development=True`.
+    confirmation_ttl: seconds a confirmation token stays valid (600).
     """
 
-    def __init__(self, store: str = DEFAULT_STORE, *, lint: str = "error", timeout: float | None = None,
+    def __init__(self, store: str | None = None, *, lint: str = "error", timeout: float | None = None,
                  correction_budget: int = DEFAULT_BUDGET, max_argument_bytes: int = 1024 * 1024,
-                 claim_stage: ClaimStage | None = None, executor: Executor | None = None) -> None:
+                 claim_stage: ClaimStage | None = None, executor: Executor | None = None,
+                 retention: float = RETENTION, lease: float = LEASE, max_concurrency: int = DEFAULT_CONCURRENCY,
+                 confirmation_secret: str | bytes | None = None, confirmation_ttl: float = DEFAULT_TTL,
+                 development: bool = False) -> None:
+        explicit = store is not None or bool(os.environ.get(STORE_ENV))
         try:
-            self.store = StoreURL.parse(store)
+            self.store = StoreURL.parse(store if store is not None else os.environ.get(STORE_ENV) or DEFAULT_STORE)
         except StoreConfigError as exc:
             raise ToolboxConfigError(str(exc)) from None
         if lint not in LINT_MODES:
             raise ToolboxConfigError(f"lint must be one of {', '.join(LINT_MODES)}, not {lint!r}")
-        if timeout is not None and (not isinstance(timeout, (int, float)) or timeout <= 0):
-            raise ToolboxConfigError("timeout must be a positive number of seconds or None")
+        for label, value in (("timeout", timeout), ("retention", retention), ("lease", lease),
+                             ("confirmation_ttl", confirmation_ttl)):
+            if value is not None and (not isinstance(value, (int, float)) or value <= 0):
+                raise ToolboxConfigError(f"{label} must be a positive number of seconds")
         self.lint = lint
         self.timeout = timeout
-        # the claim stage (idempotency, confirmation) plugs in here; until the stores land it is a pass-through
-        super().__init__(ToolRegistry(), executor=executor, claim=claim_stage if claim_stage is not None
-                         else PassThrough(), budget=CorrectionBudget(correction_budget),
-                         max_argument_bytes=max_argument_bytes)
+        self.retention, self.lease, self.max_concurrency = retention, lease, max_concurrency
+        self._confirmation_settings = (confirmation_secret, development, confirmation_ttl)
+        self._opened: Store | None = None
+        registry = ToolRegistry()
+        super().__init__(registry, executor=executor if executor is not None else LocalExecutor(self._cap),
+                         claim=claim_stage if claim_stage is not None else PassThrough(),
+                         budget=CorrectionBudget(correction_budget), max_argument_bytes=max_argument_bytes)
+        if explicit and claim_stage is None:
+            self._open_store()
+
+    @property
+    def state_store(self) -> Store:
+        """The opened store of idempotency records (opened now if it was not yet)."""
+        return self._open_store()
+
+    def _open_store(self) -> Store:
+        if self._opened is None:
+            try:
+                self._opened = open_store(self.store)
+            except StoreConfigError as exc:
+                raise ToolboxConfigError(str(exc)) from None
+        return self._opened
+
+    def _cap(self, tool: BoundTool) -> int:
+        return self.registry.policies.get(tool.name, DEFAULT_POLICY).max_concurrency
 
     # ------------------------------------------------------------------ registration
 
@@ -70,30 +112,47 @@ class Toolbox(Gate):
     def tool(self, fn: Callable[..., Any], /) -> Callable[..., Any]: ...
 
     @overload
-    def tool(self, name: str | None = None, /, **options: Any) -> Callable[[Callable[..., Any]], Callable[..., Any]]: ...
+    def tool(self, name: str | None = None, /,
+             **options: Any) -> Callable[[Callable[..., Any]], Callable[..., Any]]: ...
 
     def tool(self, name_or_fn: Any = None, /, *, name: str | None = None, description: str | None = None,
              title: str | None = None, read_only: bool | None = None, destructive: bool | None = None,
              idempotent: bool | None = None, open_world: bool | None = None, idempotency: str | None = None,
              errors: Iterable[Any] | None = None, timeout: float | None = None,
-             meta: Mapping[str, Any] | None = None) -> Any:
+             meta: Mapping[str, Any] | None = None, volatile: Iterable[str] = (), confirm: Any = None,
+             max_concurrency: int | None = None) -> Any:
         """Register a function as a tool: `@box.tool`, `@box.tool()`, `@box.tool("name")` or `box.tool(fn)`.
 
         The function is returned unchanged (still callable directly).  Options:
         read_only/destructive/idempotent/open_world/title → MCP annotations;
+        errors=[code or {code, retryable, userAction, description}] declares
+        business errors; timeout= seconds; max_concurrency= calls at once.
+
         idempotency="key" adds a required `idempotency_key` argument (the
-        function receives it only if it declares it); errors=[code or {code,
-        retryable, userAction, description}] declares business errors.
+        function receives it only if it declares it); "host" takes the key from
+        the host only (`call(..., idempotency_key=…)`), never from the model;
+        "content" keys the call by its arguments.  One execution per key; a
+        duplicate gets the stored outcome.  volatile= names arguments left out
+        of the comparison.  A tool annotated idempotent=True runs again when
+        a crashed run's lease expires; any other answers OUTCOME_UNKNOWN.
+
+        confirm="preview_tool" (or the preview's function) makes this a commit
+        tool: it takes the preview's arguments plus `confirmation_token`, and
+        runs only with a token from that preview (see `docs/runtime.md`).
         """
         def register(fn: Callable[..., Any]) -> Callable[..., Any]:
             if not callable(fn):
                 raise ToolRegistrationError(f"box.tool expects a function, not {type(fn).__name__}")
+            _check_mode(idempotency)
+            commit = confirm is not None
             bound = from_function(
                 fn, name=name or (name_or_fn if isinstance(name_or_fn, str) else None), description=description,
-                title=title, annotations=annotations_for(read_only, destructive, idempotent, open_world, title),
-                idempotency=idempotency, errors=errors, timeout=timeout if timeout is not None else self.timeout,
-                meta=meta, lint=self.lint)
-            self._register(bound)
+                title=title, annotations=annotations_for(
+                    read_only, True if commit and destructive is None else destructive,
+                    False if commit and idempotent is None else idempotent, open_world, title),
+                idempotency=None if idempotency == "host" else idempotency, errors=errors,
+                timeout=timeout if timeout is not None else self.timeout, meta=meta, lint=self.lint)
+            self._register(bound, idempotency, volatile=volatile, confirm=confirm, max_concurrency=max_concurrency)
             return fn
 
         if callable(name_or_fn) and not isinstance(name_or_fn, str):
@@ -103,7 +162,8 @@ class Toolbox(Gate):
         return register
 
     def add(self, contract: Any, fn: Callable[..., Any], *, idempotency: str | None = None,
-            timeout: float | None = None) -> ToolContract:
+            timeout: float | None = None, volatile: Iterable[str] = (), confirm: Any = None,
+            max_concurrency: int | None = None) -> ToolContract:
         """Register `fn` under an explicit contract: a path, a dict, a JSON string or a ToolContract (one tool)."""
         if not callable(fn):
             raise ToolRegistrationError(f"box.add needs a function as its second argument, not {type(fn).__name__}")
@@ -118,13 +178,39 @@ class Toolbox(Gate):
                 raise ToolRegistrationError(f"the contract cannot be read: {exc}") from exc
         if len(found) != 1:
             raise ToolRegistrationError(f"box.add takes one tool per contract; this one holds {len(found)}")
-        bound = from_contract(found[0], fn, idempotency=idempotency,
+        _check_mode(idempotency)
+        bound = from_contract(found[0], fn, idempotency=None if idempotency == "host" else idempotency,
                               timeout=timeout if timeout is not None else self.timeout, lint=self.lint)
-        self._register(bound)
+        bound = self._register(bound, idempotency, volatile=volatile, confirm=confirm,
+                               max_concurrency=max_concurrency)
         return bound.contract
 
-    def _register(self, bound: BoundTool) -> None:
-        self.registry.add(bound)
+    def _register(self, bound: BoundTool, mode: str | None = None, *, volatile: Iterable[str] = (),
+                  confirm: Any = None, max_concurrency: int | None = None) -> BoundTool:
+        try:
+            policy = policy_for(bound, mode, volatile=volatile, max_concurrency=max_concurrency,
+                                default_concurrency=self.max_concurrency)
+        except ValueError as exc:
+            raise ToolRegistrationError(str(exc)) from None
+        if confirm is not None:
+            if self.confirmations is None:
+                self.confirmations = Confirmations.from_settings(*self._confirmation_settings)
+            bound, policy = link_commit(self.registry, bound, policy, confirm)
+        self.registry.add(bound, policy)
+        if policy.claims and not self._claim.active:
+            self._claim = IdempotencyStage(self._open_store(), retention=self.retention, lease=self.lease,
+                                           confirmations=lambda: self.confirmations, trace=new_trace_id)
+        self._refresh_special()
+        return bound
+
+    def close(self) -> None:
+        """Stop the worker threads and the lease renewals, and close the store's connections."""
+        super().close()
+        closing = getattr(self._claim, "close", None)
+        if closing is not None:
+            closing()
+        elif self._opened is not None:
+            self._opened.close()
 
     # ------------------------------------------------------------------ reading
 
@@ -165,4 +251,13 @@ class Toolbox(Gate):
         return exported(export(self.contracts, target, strict=strict))
 
 
-__all__ = ["PassThrough", "Toolbox"]
+STORE_ENV = "TOOLCLAUSE_STORE"
+IDEMPOTENCY_MODES = (None, "key", "host", "content")
+
+
+def _check_mode(mode: Any) -> None:
+    if mode not in IDEMPOTENCY_MODES:
+        raise ToolRegistrationError(f"idempotency must be 'key', 'host', 'content' or None, not {mode!r}")
+
+
+__all__ = ["PassThrough", "STORE_ENV", "Toolbox"]

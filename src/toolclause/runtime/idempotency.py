@@ -1,0 +1,336 @@
+"""The claim stage over a store: one execution per (principal, tool, key), and the truth when that is unsure.
+
+    claim   the key is free          → a ticket: the call runs (its lease renewed while it runs)
+            done, same arguments     → the stored outcome, `replayed: true` (a business failure too)
+            done, other arguments    → IDEMPOTENCY_KEY_REUSED
+            running                  → IDEMPOTENCY_IN_PROGRESS, or a bounded wait for the outcome
+            running, lease expired   → OUTCOME_UNKNOWN (reconcile) — or, for a tool annotated
+                                       idempotent (repeating it changes nothing more), a fresh run
+    complete  store the outcome (COMPLETED, or FAILED for a business error)
+    release   forget the claim (a transient failure: the same call may run again)
+
+The store decides atomically who holds a key; expiry is judged here, by this
+process's clock, from the record's own times.  A store that cannot be reached
+raises `PersistenceError` and the gate fails closed.  Completed records are
+also kept in a small in-process cache (they do not change until they expire).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import secrets
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any
+
+from ..schema.fingerprint import fingerprint
+from ..stores.base import COMPLETED, FAILED, IN_PROGRESS, Record, RecordKey, Store
+from .claim import CallContext, Ticket
+from .confirmation import Confirmations
+from .envelope import Result
+from .errors import CallError, standard_error
+from .policy import CONFIRMATION_TOKEN, KEY_PATTERN
+from .signature import IDEMPOTENCY_KEY
+
+logger = logging.getLogger("toolclause.runtime")
+
+RETENTION = 24 * 3600.0
+LEASE = 300.0          # for a tool without a timeout
+LEASE_MARGIN = 30.0    # added to a tool's timeout
+MAX_WAIT = 10.0
+RETRY_AFTER_MS = 1000
+CACHE_SIZE = 256
+
+
+class IdempotencyStage:
+    active = True
+    selective = True  # only tools whose policy claims come here; the rest skip the stage at no cost
+
+    def __init__(self, store: Store, *, retention: float = RETENTION, lease: float = LEASE,
+                 lease_margin: float = LEASE_MARGIN, max_wait: float = MAX_WAIT, cache_size: int = CACHE_SIZE,
+                 confirmations: Callable[[], Confirmations | None] = lambda: None,
+                 trace: Callable[[], str] = lambda: "", clock: Callable[[], float] = time.time) -> None:
+        self.store = store
+        self.retention, self.lease, self.lease_margin, self.max_wait = retention, lease, lease_margin, max_wait
+        self._confirmations = confirmations
+        self._trace = trace
+        self.clock = clock
+        self._cache: OrderedDict[RecordKey, Record] = OrderedDict()
+        self._cache_size = cache_size
+        self._cache_lock = threading.Lock()
+        self.leases = LeaseKeeper(store, clock)
+
+    # ------------------------------------------------------------------ the stage
+
+    def claim(self, call: CallContext) -> Ticket | Result:
+        policy = call.policy
+        fp = fingerprint(policy.fingerprinted(call.arguments))
+        principal = call.principal or ""
+        request_key = call.idempotency_key or _argument_key(call)
+        if policy.commit_of is not None:
+            return self._claim_commit(call, fp, principal, request_key or "")
+        key = request_key
+        if key is None and policy.mode == "host" and call.call_id:
+            key = call.call_id
+        if key is None and policy.mode == "content":
+            key = "content:" + fp
+        if key is None:
+            how = ("pass idempotency_key to the call (the host's key, e.g. from its tool-call id)"
+                   if policy.mode == "host" else f"send '{IDEMPOTENCY_KEY}': a new key for a new operation, "
+                                                 f"the same key when retrying")
+            return self._error(call, "IDEMPOTENCY_KEY_REQUIRED", f"{call.tool}: this tool changes state and "
+                                                                   f"needs an idempotency key; {how}")
+        if not KEY_PATTERN.fullmatch(key):  # a host's own id in another alphabet: the same id, a valid key
+            key = "h:" + hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
+        retention = self.retention
+        if policy.prepares is not None and (conf := self._confirmations()) is not None:
+            retention = min(retention, conf.ttl)  # a replayed preview never hands out an expired token
+        return self._claim_key(call, RecordKey(principal, call.tool, key), fp, "", retention)
+
+    def complete(self, ticket: Ticket, result: Result) -> None:
+        with ticket.state["lock"]:
+            record = self._finish(ticket)
+            if record is None:
+                return
+            now = self.clock()
+            final = record.evolve(status=COMPLETED if result.ok else FAILED, outcome=_encode(result), updated_at=now,
+                                  lease_until=now, expires_at=now + ticket.state["retention"])
+            if self.store.replace(final, record.owner):
+                self._remember(final)
+            else:
+                logger.warning("%s: the claim on key %r was taken over after its lease expired; this run's outcome "
+                               "was not stored", record.tool, record.key)
+
+    def release(self, ticket: Ticket) -> None:
+        with ticket.state["lock"]:
+            record = self._finish(ticket)
+            if record is not None:
+                self.store.release(record.ident, record.owner)
+
+    def abandon(self, ticket: Ticket) -> None:
+        """Stop renewing a claim whose run was cut short: once its lease expires the outcome is unknown."""
+        with ticket.state["lock"]:
+            self._finish(ticket)
+
+    def _finish(self, ticket: Ticket) -> Record | None:
+        """Mark a ticket done (under its lock) and stop renewing it; its record, or None if it was done already."""
+        if ticket.state["done"]:
+            return None
+        ticket.state["done"] = True
+        self.leases.discard(ticket)
+        return ticket.state["record"]
+
+    def close(self) -> None:
+        self.leases.stop()
+        self.store.close()
+
+    # ------------------------------------------------------------------ claiming
+
+    def _claim_key(self, call: CallContext, ident: RecordKey, fp: str, request_key: str,
+                   retention: float) -> Ticket | Result:
+        lease = (call.timeout + self.lease_margin) if call.timeout else self.lease
+        now = self.clock()
+        cached = self._cached(ident, now)
+        if cached is not None:
+            return self._settled(call, cached, fp, request_key)
+        deadline = now + min(max(call.wait, 0.0), self.max_wait)
+        delay = 0.05
+        for _ in range(10_000):  # bounded: each pass ends in an answer or a wait of at least 50 ms
+            now = self.clock()
+            record = Record(ident.principal, ident.tool, ident.key, fp, IN_PROGRESS, secrets.token_hex(16), now, now,
+                            now + lease, now + lease + retention, None, request_key)
+            held = self.store.claim(record, now)
+            if held is None:
+                return self._granted(call, record, lease, retention)
+            if held.status != IN_PROGRESS or held.fingerprint != fp or held.request_key != request_key:
+                return self._settled(call, held, fp, request_key)
+            if held.lease_expired(now):
+                if not call.policy.rerun_after_lease:
+                    return self._error(
+                        call, "OUTCOME_UNKNOWN",
+                        f"{call.tool}: an earlier call with this key started but never finished (its process "
+                        f"stopped); it may or may not have taken effect. Check before calling again; this "
+                        f"key will not run it a second time", user_action="reconcile")
+                taken = record.evolve(created_at=held.created_at)
+                if self.store.replace(taken, held.owner):
+                    logger.warning("%s: key %r ran again after an earlier run's lease expired (the tool is "
+                                   "annotated idempotent)", call.tool, ident.key)
+                    return self._granted(call, taken, lease, retention)
+                continue
+            if self.clock() >= deadline:
+                return self._error(call, "IDEMPOTENCY_IN_PROGRESS",
+                                   f"{call.tool}: a call with this idempotency key is still running; retry the same "
+                                   f"call in a moment to get its result",
+                                   [{"problem": "inProgress", "retryAfterMs": RETRY_AFTER_MS}])
+            time.sleep(min(delay, max(deadline - self.clock(), 0.0)))
+            delay = min(delay * 2, 0.5)
+        raise RuntimeError("unreachable: the claim loop is bounded by its deadline")
+
+    def _claim_commit(self, call: CallContext, fp: str, principal: str, request_key: str) -> Ticket | Result:
+        prepare = call.policy.commit_of
+        confirmations = self._confirmations()
+        token = confirmations.open(call.arguments.get(CONFIRMATION_TOKEN)) if confirmations is not None else None
+        if token is None:
+            return self._error(call, "CONFIRMATION_REQUIRED",
+                               f"{call.tool}: needs the confirmation token from {prepare}. Call {prepare} with these "
+                               f"arguments, show the preview to the user, and pass its confirmation.token once the "
+                               f"user has confirmed")
+        if token.tool != call.tool or token.principal != principal:
+            return self._error(call, "CONFIRMATION_MISMATCH",
+                               f"{call.tool}: the confirmation token was issued for another tool or another user; "
+                               f"call {prepare} again and have the user confirm that preview")
+        if token.fingerprint != fp:
+            return self._error(call, "CONFIRMATION_MISMATCH",
+                               f"{call.tool}: the arguments differ from the preview the user confirmed; call "
+                               f"{prepare} with these arguments and ask the user to confirm again")
+        ident = RecordKey(principal, call.tool, "confirmation:" + token.id)
+        now = self.clock()
+        if token.expires_at <= now:
+            held = self._cached(ident, now) or self.store.get(ident)
+            if held is not None and held.live(now):
+                return self._settled(call, held, fp, request_key)
+            return self._error(call, "CONFIRMATION_EXPIRED",
+                               f"{call.tool}: the confirmation token has expired; call {prepare} again and have the "
+                               f"user confirm the new preview", user_action="re_prepare")
+        return self._claim_key(call, ident, fp, request_key, self.retention)
+
+    def _settled(self, call: CallContext, held: Record, fp: str, request_key: str) -> Result:
+        """The answer to a duplicate of a record that is done (or held under other terms)."""
+        if held.request_key != request_key and call.policy.commit_of is not None:
+            return self._error(call, "CONFIRMATION_USED",
+                               f"{call.tool}: this confirmation token was already used by another call; call "
+                               f"{call.policy.commit_of} again if the user wants to do this once more")
+        if held.fingerprint != fp:
+            return self._error(call, "IDEMPOTENCY_KEY_REUSED",
+                               f"{call.tool}: this idempotency key was already used with other arguments; use a new "
+                               f"key for a new operation, or the same arguments to retry")
+        if held.status == IN_PROGRESS:  # only from a bounded wait that ran out, or an expired commit token
+            return self._error(call, "IDEMPOTENCY_IN_PROGRESS",
+                               f"{call.tool}: a call with this key is still running; retry in a moment",
+                               [{"problem": "inProgress", "retryAfterMs": RETRY_AFTER_MS}])
+        self._remember(held)
+        return _decode(held, call.tool, self._trace)
+
+    def _granted(self, call: CallContext, record: Record, lease: float, retention: float) -> Ticket:
+        ticket = Ticket(call, {"record": record, "lease": lease, "retention": retention, "lock": threading.Lock(),
+                               "done": False})
+        self.leases.add(ticket)
+        return ticket
+
+    def _error(self, call: CallContext, code: str, message: str, details: Any = (), *,
+               user_action: str | None = None) -> Result:
+        return Result(False, error=standard_error(code, message, details, user_action=user_action),
+                      trace_id=self._trace(), tool=call.tool)
+
+    # ------------------------------------------------------------------ the cache of completed records
+
+    def _cached(self, ident: RecordKey, now: float) -> Record | None:
+        found = self._cache.get(ident)
+        if found is None or found.live(now):
+            return found
+        with self._cache_lock:
+            self._cache.pop(ident, None)
+        return None
+
+    def _remember(self, record: Record) -> None:
+        if self._cache_size <= 0 or record.status == IN_PROGRESS:
+            return
+        with self._cache_lock:
+            self._cache[record.ident] = record
+            self._cache.move_to_end(record.ident)
+            while len(self._cache) > self._cache_size:
+                self._cache.popitem(last=False)
+
+
+class LeaseKeeper:
+    """Renews the lease of every claim whose tool is still running, from one daemon thread."""
+
+    def __init__(self, store: Store, clock: Callable[[], float]) -> None:
+        self.store = store
+        self.clock = clock
+        self._by_id: dict[int, Ticket] = {}
+        self._lock = threading.Lock()
+        self._wake = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._stopped = False
+
+    def add(self, ticket: Ticket) -> None:
+        with self._lock:
+            self._by_id[id(ticket)] = ticket
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(target=self._run, name="toolclause-leases", daemon=True)
+                self._thread.start()
+        self._wake.set()
+
+    def discard(self, ticket: Ticket) -> None:
+        with self._lock:
+            self._by_id.pop(id(ticket), None)
+
+    def stop(self) -> None:
+        self._stopped = True
+        self._wake.set()
+
+    def _run(self) -> None:
+        while not self._stopped:
+            with self._lock:
+                tickets = list(self._by_id.values())
+            interval = min((t.state["lease"] for t in tickets), default=10.0) / 3
+            self._wake.wait(max(0.05, min(interval, 10.0)))
+            self._wake.clear()
+            for ticket in tickets:
+                self._renew(ticket)
+
+    def _renew(self, ticket: Ticket) -> None:
+        state = ticket.state
+        with state["lock"]:
+            if state["done"]:
+                return
+            record: Record = state["record"]
+            now = self.clock()
+            if now < record.updated_at + state["lease"] / 3:
+                return  # renewed recently enough
+            renewed = record.evolve(updated_at=now, lease_until=now + state["lease"],
+                                    expires_at=now + state["lease"] + state["retention"])
+            try:
+                if self.store.replace(renewed, record.owner):
+                    state["record"] = renewed
+                else:
+                    logger.warning("%s: the claim on key %r was lost while the tool ran", record.tool, record.key)
+                    state["done"] = True
+            except Exception:  # noqa: BLE001 - the store is down: try again at the next beat
+                logger.warning("%s: could not renew the lease on key %r", record.tool, record.key, exc_info=True)
+
+
+def _argument_key(call: CallContext) -> str | None:
+    value = call.arguments.get(IDEMPOTENCY_KEY) if call.policy.mode == "key" else None
+    return value if isinstance(value, str) else None
+
+
+def _encode(result: Result) -> str:
+    if result.ok:
+        body: dict[str, Any] = {"ok": True, "data": result.data}
+        if result.wrapped:
+            body["wrapped"] = True
+    else:
+        assert result.error is not None
+        body = {"ok": False, "error": result.error.to_dict()}
+    return json.dumps(body, ensure_ascii=False, separators=(",", ":"))
+
+
+def _decode(record: Record, tool: str, trace: Callable[[], str]) -> Result:
+    body = json.loads(record.outcome or "null")
+    if isinstance(body, dict) and body.get("ok") is True:
+        return Result(True, body.get("data"), tool=tool, wrapped=bool(body.get("wrapped")), replayed=True)
+    error = body.get("error") if isinstance(body, dict) else None
+    error = error if isinstance(error, dict) else {}
+    return Result(False, error=CallError(str(error.get("code", "INTERNAL_ERROR")), str(error.get("message", "")),
+                                         bool(error.get("retryable")), str(error.get("userAction", "contact_support")),
+                                         tuple(error.get("details") or ())),
+                  trace_id=trace(), tool=tool, replayed=True)
+
+
+__all__ = ["IdempotencyStage", "LeaseKeeper", "LEASE", "RETENTION"]
