@@ -105,6 +105,15 @@ def test_every_module_has_a_layer():
     assert unplaced == [], "place these in LAYERS (tests/test_layers.py) and in the README's layout"
 
 
+def test_the_readme_describes_every_package():
+    readme = (PACKAGE.parents[1] / "README.md").read_text(encoding="utf-8")
+    layout = readme[readme.index("| package | what it holds |"):]
+    present = {p.relative_to(PACKAGE).parts[0].removesuffix(".py") for p in PACKAGE.glob("*")
+               if p.suffix == ".py" or (p / "__init__.py").is_file()}
+    missing = sorted(name for name in present if f"`{name}`" not in layout and f"`{name}/`" not in layout)
+    assert missing == [], "add a line for each to the layout table in README.md (Development)"
+
+
 def test_no_module_imports_a_higher_layer():
     assert violations() == []
 

@@ -1,1 +1,1 @@
-"""The command line: argument parsing, reporters, and the only code that prints or exits."""
+"""The command line: argument parsing, reading and writing files, and the only code that prints or exits."""
