@@ -137,8 +137,9 @@ def test_a_reused_plan_follows_every_configuration_change(monkeypatch):
 
 
 def test_threads_linting_at_once_get_the_findings_of_a_single_thread():
-    # cached rule instances are shared by every run: were one to keep what a run counts,
-    # another thread's tool would reset it and the finding would move or vanish
+    # cached rule instances are shared by every run; what a run keeps (P006's estimates, the
+    # safety rules' joined texts, S005's reference indexes) lives in its own context, so another
+    # thread's tools can neither move nor remove a finding
     import sys
     from concurrent.futures import ThreadPoolExecutor
 
@@ -150,9 +151,10 @@ def test_threads_linting_at_once_get_the_findings_of_a_single_thread():
                                 "additionalProperties": False}}
 
     tools, _ = contracts_from_document([big_tool(i) for i in range(6)], "f.json")
-    config = LintConfig(select=("P001",), targets=frozenset({"openai-strict"}))
+    config = LintConfig(select=("P001", "P006", "X007", "X008", "S005"), targets=frozenset({"openai-strict"}))
     alone = engine.lint_contracts(tools, config)
     assert [d.pointer for d in alone if "120,000" in d.message] == [f"/{i}/inputSchema" for i in range(6)]
+    assert {d.code for d in alone} >= {"P001", "P006"}
     interval = sys.getswitchinterval()
     sys.setswitchinterval(1e-6)  # switch threads as often as the interpreter allows
     try:
@@ -164,7 +166,7 @@ def test_threads_linting_at_once_get_the_findings_of_a_single_thread():
 
 
 def test_a_cached_plan_keeps_no_linted_tool_alive():
-    # rule instances outlive the run; per-run state (P006's estimates,
+    # rule instances outlive the run; per-run state (P006's estimates, the joined texts,
     # S005's reference index) lives in the run's context, so no tool is held after lint returns
     import sys
 

@@ -12,6 +12,7 @@ import pytest
 
 import toolclause
 from toolclause.linting.config import LintConfig
+from toolclause.rules.options import RuleOptionError
 
 DESC = "Looks up one order by its id and returns its status, items and delivery date."
 
@@ -72,7 +73,10 @@ def test_d002_korean_is_weighted_and_informative_korean_passes():
 def test_d002_option_min_length():
     short = tool("lookup_customer", description="Gets an order.")
     assert lint(short, "D002", LintConfig(rule_options={"D002": {"min-length": 10}})) == []
-    assert len(lint(short, "D002", LintConfig(rule_options={"D002": {"min-length": "oops"}}))) == 1
+    assert len(lint(short, "D002", LintConfig(rule_options={"D002": {"min-length": 20}}))) == 1
+    # a value of the wrong type is an error naming the rule and the option, not a silent default
+    with pytest.raises(RuleOptionError, match="D002.*'min-length' must be a number"):
+        lint(short, "D002", LintConfig(rule_options={"D002": {"min-length": "oops"}}))
 
 
 def test_d002_chinese_is_not_judged_as_a_restatement():

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from toolclause.schema.nullability import (allows_null, declares_null, make_nullable, nullable_type,
-                                           openapi_nullable)
+from toolclause.schema.nullability import allows_null, declares_null, make_nullable, nullable_type, openapi_nullable
 
 CASES = [
     # schema,                                                allows, declares, openapi

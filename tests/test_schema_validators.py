@@ -9,8 +9,7 @@ from pathlib import Path
 import pytest
 
 import toolclause
-from toolclause.schema.validators import (ARGUMENTS, COMPILE_ERRORS, DRAFT, VALUES, ValidatorMemo,
-                                          compile_schema)
+from toolclause.schema.validators import ARGUMENTS, COMPILE_ERRORS, DRAFT, VALUES, ValidatorMemo, compile_schema
 
 DRAFT_07 = "http://json-schema.org/draft-07/schema#"
 

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from ..model import Severity
+from ..rules.options import RuleOptionError, check_rule_tables
 from ..targets import LINT_ALIASES, LINT_TARGETS
 
 
@@ -119,9 +120,16 @@ def config_from_mapping(data: Mapping[str, Any], source: str | None = None) -> L
         targets=parse_targets(data.get("targets")),
         fail_on=fail_on,
         budgets=dict(data.get("budgets") or {}),
-        rule_options={k.upper(): dict(v) for k, v in rules.items()},
+        rule_options=_rule_options(rules, where),
         source=source,
     )
+
+
+def _rule_options(tables: Mapping[str, Any], where: str) -> dict[str, dict[str, Any]]:
+    try:  # each table checked against its rule's declared options (rules.options)
+        return check_rule_tables(tables)
+    except RuleOptionError as exc:
+        raise ConfigError(f"{where}: {exc}") from None
 
 
 def read_config_file(path: Path) -> LintConfig:

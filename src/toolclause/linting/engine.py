@@ -16,7 +16,7 @@ from .._gc import gc_paused
 from ..model import Diagnostic, Severity, ToolContract, Unreadable
 from ..rules import ALL_RULES
 from ..rules.base import Finding, LintContext, Rule
-from ..schema.walk import MAX_DEPTH, NodeKind, SchemaNode, walk
+from ..schema.walk import NodeKind, SchemaNode, walk
 from .config import LintConfig
 from .placement import ToolPlacer, locate_original  # noqa: F401  (locate_original: public API)
 
@@ -131,7 +131,7 @@ class _Plan:
     contract at a time, a list at a time through the API), and choosing 47 rules
     and learning which node shapes each one wants costs more than linting a short
     list.  A rule instance therefore serves many runs, so rules keep their per-run
-    state in the run's `LintContext.cache`, never on `self`; plans are kept per
+    state in the run's `LintContext.state(...)`, never on `self`; plans are kept per
     thread all the same, so a rule that forgot it would still not mix two threads' tools.
     """
 
@@ -140,6 +140,9 @@ class _Plan:
         self.severity = {rule.code: _severity(rule, config) for rule in self.rules}
         self.dispatch = _Dispatch(self.rules, self.severity)
         self.tool_rules = [(rule, rule.check_tool, self.severity[rule.code]) for rule in self.dispatch.tool_rules]
+        # rules told where a schema's walk stopped for depth (S001)
+        self.depth_rules = [(rule, rule.check_depth_limit, self.severity[rule.code]) for rule in self.rules
+                            if rule.overrides("check_depth_limit")]
 
 
 _plans = threading.local()
@@ -166,10 +169,6 @@ def forget_plans() -> None:
     _plans.cache = {}
 
 
-class _DepthRule(Rule):
-    code, name, severity = "S001", "invalid-schema", Severity.ERROR
-
-
 def lint_contracts(tools: Sequence[ToolContract], config: LintConfig | None = None,
                    ctx: LintContext | None = None) -> list[Diagnostic]:
     # rules and findings allocate only acyclic objects: see toolclause._gc
@@ -183,9 +182,11 @@ def _lint_contracts(tools: Sequence[ToolContract], config: LintConfig | None,
     plan = _plan_for(config)
     rules, severity, dispatch = plan.rules, plan.severity, plan.dispatch
     ctx = ctx or LintContext(targets=config.targets, options=config.rule_options, budgets=config.budgets)
+    for rule in rules:
+        if rule.code in ctx.options:
+            ctx.options_for(rule)  # a configured option that does not fit the rule fails before any linting
     diagnostics: list[Diagnostic] = []
-    depth_rule = _DepthRule()
-    depth_enabled = config.enabled("S001")
+    depth_rules = plan.depth_rules
     # per-file ignores are resolved once per file, not once per finding
     file_ignores: dict[str | None, frozenset[str]] = {}
 
@@ -210,7 +211,7 @@ def _lint_contracts(tools: Sequence[ToolContract], config: LintConfig | None,
                 for finding in check(tool, ctx):
                     append(_to_diagnostic(rule, level, placer, finding))
         # without node rules the walk only serves the depth check (S001)
-        if not (walk_nodes or (depth_enabled and "S001" not in suppressed)):
+        if not (walk_nodes or any(rule.code not in suppressed for rule, _, _ in depth_rules)):
             continue
         for role, schema, base in (("input", tool.input_schema, "/inputSchema"),
                                    ("output", tool.output_schema, "/outputSchema")):
@@ -223,10 +224,11 @@ def _lint_contracts(tools: Sequence[ToolContract], config: LintConfig | None,
                         continue
                     for finding in check(node, tool, ctx):
                         append(_to_diagnostic(rule, level, placer, finding))
-            if too_deep and depth_enabled and "S001" not in suppressed:
-                append(_to_diagnostic(depth_rule, _severity(depth_rule, config), placer, Finding(
-                    too_deep[0], f"schema nested deeper than {MAX_DEPTH} levels; nothing below this point was checked "
-                                 f"(providers reject far shallower schemas: OpenAI strict allows 10 levels)")))
+            if too_deep:
+                for depth_rule, depth_check, depth_level in depth_rules:
+                    if depth_rule.code not in suppressed:
+                        for finding in depth_check(too_deep[0], tool, ctx):
+                            append(_to_diagnostic(depth_rule, depth_level, placer, finding))
 
     if dispatch.list_rules:
         groups: dict[tuple[str, str], list[ToolContract]] = defaultdict(list)

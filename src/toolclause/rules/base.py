@@ -11,22 +11,32 @@ wants and the engine calls it only for those:
     node_types   ...but only where the node's `type` names one of these
     check_tool() runs once per tool (names, descriptions, annotations)
     check_tools() runs once per tool list (duplicates, consistency, counts)
+    check_depth_limit() runs where the walk of a schema stopped because it was nested too deep
 
 A rule yields `Finding`s with canonical pointers ("/inputSchema/properties/x");
 the engine adds the code, severity, tool, file, original pointer and position.
-Rules never do I/O and never print.  One rule instance serves many lint runs, so
-state that belongs to a run (a running tally, a per-tool estimate) goes in
-`ctx.cache`, never on `self`.
+Rules never do I/O and never print.
+
+Options are declared on the rule, as yamllint does: `CONF` (name → type) and
+`DEFAULT` (name → value); `ctx.options_for(self)` gives them checked, with the
+defaults filled in (see `rules.options`).
+
+One rule instance serves many lint runs, so state that belongs to a run (a
+per-tool estimate, an index of one schema's anchors) is never kept on `self`:
+`ctx.state(SomeClass)` gives the run's one instance of a class the rule
+defines, made on first use.  `IdentityMemo` is the usual such class: values
+computed from an object (a tool, a schema), kept for the run.
 """
 
 from __future__ import annotations
 
 import sys
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Iterable, Iterator, Mapping, Sequence
+from typing import Any, Callable, ClassVar, Generic, Iterable, Iterator, Mapping, Sequence, TypeVar
 
 from ..model import Fix, Severity, ToolContract
 from ..schema.walk import NodeKind, SchemaNode
+from .options import rule_options
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,31 +46,75 @@ class Finding:
     fix: Fix | None = None
 
 
+S = TypeVar("S")
+K = TypeVar("K")
+V = TypeVar("V")
+
+
 @dataclass
 class LintContext:
-    """Settings and shared caches for one lint run.
+    """Settings and per-run state for one lint run.
 
     `targets` are the selected provider targets (empty = portable defaults).
-    `options` holds per-rule options from configuration, keyed by code.
-    `cache` lets a rule keep compiled objects (validators, lexicons) across tools.
+    `options` holds per-rule options from configuration as written, keyed by
+    code; rules read them checked, through `options_for`.
     """
 
     targets: frozenset[str] = frozenset()
     options: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     budgets: Mapping[str, Any] = field(default_factory=dict)
-    cache: dict[str, Any] = field(default_factory=dict)
+    _states: dict[type, Any] = field(default_factory=dict, init=False, repr=False)
+    _checked_options: dict[str, Mapping[str, Any]] = field(default_factory=dict, init=False, repr=False)
 
-    def option(self, code: str, key: str, default: Any) -> Any:
-        return self.options.get(code, {}).get(key, default)
+    def options_for(self, rule: "Rule") -> Mapping[str, Any]:
+        """The rule's options for this run: the configured ones checked against its CONF, DEFAULT for the rest.
+
+        Raises `RuleOptionError` for an option the rule does not declare or a
+        value of the wrong type.
+        """
+        found = self._checked_options.get(rule.code)
+        if found is None:
+            found = self._checked_options[rule.code] = rule_options(type(rule), self.options.get(rule.code))
+        return found
+
+    def state(self, kind: type[S]) -> S:
+        """This run's one instance of `kind` (made by calling `kind()` on first use)."""
+        found = self._states.get(kind)
+        if found is None:
+            found = self._states[kind] = kind()
+        return found
 
     def budget(self, key: str, default: Any) -> Any:
         return self.budgets.get(key, default)
+
+
+class IdentityMemo(Generic[K, V]):
+    """Values computed from objects, kept by the object's identity (for one run, through `ctx.state`).
+
+    The object is kept beside its value: an id() can be reused once its object is gone.
+    """
+
+    __slots__ = ("_entries",)
+
+    def __init__(self) -> None:
+        self._entries: dict[int, tuple[K, V]] = {}
+
+    def get(self, obj: K, build: Callable[[K], V]) -> V:
+        entry = self._entries.get(id(obj))
+        if entry is not None and entry[0] is obj:
+            return entry[1]
+        value = build(obj)
+        self._entries[id(obj)] = (obj, value)
+        return value
 
 
 class Rule:
     code: ClassVar[str]
     name: ClassVar[str]
     severity: ClassVar[Severity]
+    # Options, as yamllint declares them: name → type (or allowed values), and name → default.
+    CONF: ClassVar[Mapping[str, Any]] = {}
+    DEFAULT: ClassVar[Mapping[str, Any]] = {}
     # A target rule runs only when one of these targets is selected (or `all`).
     targets: ClassVar[frozenset[str]] = frozenset()
     fixable: ClassVar[bool] = False
@@ -85,6 +139,10 @@ class Rule:
         return ()
 
     def check_tools(self, tools: Sequence[ToolContract], ctx: LintContext) -> Iterable[tuple[ToolContract, Finding]]:
+        return ()
+
+    def check_depth_limit(self, pointer: str, tool: ToolContract, ctx: LintContext) -> Iterable[Finding]:
+        """Findings for a schema whose walk stopped at `pointer` (the first subschema nested too deep)."""
         return ()
 
     def skips(self, keys: tuple, declared: str | tuple[str, ...] | None, kind: NodeKind, role: str) -> bool:

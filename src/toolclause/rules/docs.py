@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .base import Rule
+from .options import describe_options
 
 SECTIONS = ("What it does", "Why is this bad?", "Example", "Use instead", "Fix safety")
 _FENCE = re.compile(r"```json\n(.*?)\n```", re.S)
@@ -42,4 +43,8 @@ def parse_doc(rule: type[Rule]) -> RuleDoc:
             lines.append(line)
     if current:
         sections[current] = "\n".join(lines).strip()
+    if rule.CONF:  # written from the rule's declaration, so it cannot drift from what configuration accepts
+        where = (f"Set in `[tool.toolclause.rules.{rule.code}]` (pyproject.toml) "
+                 f"or `[rules.{rule.code}]` (toolclause.toml).")
+        sections["Options"] = "\n".join([*describe_options(rule), "", where])
     return RuleDoc(rule.code, rule.name, sections)

@@ -16,8 +16,9 @@ levels deep, or one whose references form a loop, costs bounded work.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator
+from typing import Any
 from urllib.parse import unquote, urljoin
 
 from ..model import escape_token, unescape_token
@@ -82,7 +83,7 @@ def split_ref(ref: str) -> tuple[str, str | None]:
     return ref, None
 
 
-def resolve_ref(root: Any, ref: str, index_of: Callable[[Any], "RefIndex"] | None = None) -> Resolution:
+def resolve_ref(root: Any, ref: str, index_of: Callable[[Any], RefIndex] | None = None) -> Resolution:
     """Where a `$ref` written in `root` points.
 
     A plain pointer fragment ("#/$defs/x", "#") is answered directly; anchors

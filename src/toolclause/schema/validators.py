@@ -26,8 +26,9 @@ callers that compile the same schema again and again.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
-from typing import Any, Callable, Hashable, Mapping
+from typing import Any
 
 import jsonschema_rs
 

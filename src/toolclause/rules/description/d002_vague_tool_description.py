@@ -66,14 +66,14 @@ class VagueToolDescription(Rule):
     code = "D002"
     name = "vague-tool-description"
     severity = Severity.WARNING
+    CONF = {"min-length": float}
+    DEFAULT = {"min-length": DEFAULT_MIN_LENGTH}
 
     def check_tool(self, tool: ToolContract, ctx: LintContext) -> Iterable[Finding]:
         text = tool.description.strip() if isinstance(tool.description, str) else ""
         if not text:
             return  # D001
-        minimum = ctx.option(self.code, "min-length", DEFAULT_MIN_LENGTH)
-        if not isinstance(minimum, (int, float)) or isinstance(minimum, bool):
-            minimum = DEFAULT_MIN_LENGTH
+        minimum = ctx.options_for(self)["min-length"]
         length = weighted_length(text)
         restated = restated_words(text, tool.name) if isinstance(tool.name, str) else None
         if not restated and length >= minimum:

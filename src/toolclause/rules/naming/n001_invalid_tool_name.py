@@ -32,12 +32,19 @@ name is never applied by `--fix`.
 
 from __future__ import annotations
 
+import functools
 from typing import Iterable
 
 from ...model import Edit, Fix, Severity, ToolContract
 from ...targets import TOOL_NAME_RULES
 from ..base import Finding, LintContext, Rule
-from ._names import group_by_rule, problems, suggest, who
+from ._names import RuleGroups, group_by_rule, problems, suggest, who
+
+
+@functools.cache
+def _rule_groups(targets: frozenset[str]) -> RuleGroups:
+    """The name rules the selected targets apply, one group per distinct rule."""
+    return group_by_rule(sorted(t for t in targets if t in TOOL_NAME_RULES) or ["default"], TOOL_NAME_RULES)
 
 
 class InvalidToolName(Rule):
@@ -52,10 +59,7 @@ class InvalidToolName(Rule):
                                    "(letters, digits, '_' and '-', 1 to 64 characters)",
                           Fix("add a descriptive name such as 'search_orders'", safe=False))
             return
-        groups = ctx.cache.get(("N001", ctx.targets))
-        if groups is None:
-            selected = sorted(t for t in ctx.targets if t in TOOL_NAME_RULES) or ["default"]
-            groups = ctx.cache[("N001", ctx.targets)] = group_by_rule(selected, TOOL_NAME_RULES)
+        groups = _rule_groups(ctx.targets)
         broken = [(rule, targets, why) for rule, targets in groups if (why := problems(name, rule))]
         if not broken:
             return

@@ -33,16 +33,25 @@ suggested name is never applied by `--fix`.
 
 from __future__ import annotations
 
+import functools
 from typing import Iterable
 
 from ...model import Fix, Severity, ToolContract
 from ...schema.walk import NodeKind, SchemaNode
 from ...targets import PROPERTY_NAME_RULES
 from ..base import Finding, LintContext, Rule
-from ._names import group_by_rule, problems, suggest, who
+from ._names import RuleGroups, group_by_rule, problems, suggest, who
 
 # Targets whose property-name rule applies at every depth, not just the top level.
 _EVERY_LEVEL = frozenset({"gemini"})
+
+
+@functools.cache
+def _rule_groups(targets: frozenset[str]) -> tuple[RuleGroups, RuleGroups]:
+    """(the rules for top-level property names, the rules for names at every level) of the selected targets."""
+    selected = sorted(t for t in targets if t in PROPERTY_NAME_RULES) if targets else ["default"]
+    return (group_by_rule(selected, PROPERTY_NAME_RULES),
+            group_by_rule([t for t in selected if t in _EVERY_LEVEL], PROPERTY_NAME_RULES))
 
 
 class InvalidPropertyName(Rule):
@@ -55,12 +64,7 @@ class InvalidPropertyName(Rule):
         name = node.key
         if not isinstance(name, str):
             return
-        plan = ctx.cache.get(("N005", ctx.targets))
-        if plan is None:
-            selected = sorted(t for t in ctx.targets if t in PROPERTY_NAME_RULES) if ctx.targets else ["default"]
-            plan = ctx.cache[("N005", ctx.targets)] = (
-                group_by_rule(selected, PROPERTY_NAME_RULES),
-                group_by_rule([t for t in selected if t in _EVERY_LEVEL], PROPERTY_NAME_RULES))
+        plan = _rule_groups(ctx.targets)
         top_level = node.parent is not None and node.parent.is_root
         groups = plan[0] if top_level else plan[1]
         broken = [(rule, targets, why) for rule, targets in groups if (why := problems(name, rule))]

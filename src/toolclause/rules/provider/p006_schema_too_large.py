@@ -49,7 +49,7 @@ import json
 from typing import Any, Iterable, Sequence
 
 from ...model import Severity, ToolContract
-from ..base import Finding, LintContext, Rule
+from ..base import Finding, IdentityMemo, LintContext, Rule
 
 TOOL_BUDGET_KEY, TOOL_BUDGET_DEFAULT = "tool-tokens", 1000
 LIST_BUDGET_KEY, LIST_BUDGET_DEFAULT = "list-tokens", 10_000
@@ -79,9 +79,6 @@ def _walk_size(value: Any) -> int:
     return size
 
 
-_ESTIMATES = "P006:token-estimates"
-
-
 def estimate_tokens(tool: ToolContract) -> int:
     """Compact JSON of the MCP shape, in UTF-8 bytes, divided by 4 (rounded up)."""
     shape = tool.to_mcp()
@@ -94,6 +91,10 @@ def estimate_tokens(tool: ToolContract) -> int:
     return -(-size // BYTES_PER_TOKEN)
 
 
+class _Estimates(IdentityMemo[ToolContract, int]):
+    """Each tool's estimated prompt tokens, for one run."""
+
+
 class SchemaTooLarge(Rule):
     code = "P006"
     name = "schema-too-large"
@@ -101,14 +102,8 @@ class SchemaTooLarge(Rule):
 
     @staticmethod
     def _tokens(tool: ToolContract, ctx: LintContext) -> int:
-        # kept in the run's context (check_tool and check_tools both ask): rule instances outlive a run
-        estimates = ctx.cache.setdefault(_ESTIMATES, {})
-        known = estimates.get(id(tool))
-        if known is not None and known[0] is tool:
-            return known[1]
-        tokens = estimate_tokens(tool)
-        estimates[id(tool)] = (tool, tokens)
-        return tokens
+        # check_tool and check_tools both ask: estimated once a run
+        return ctx.state(_Estimates).get(tool, estimate_tokens)
 
     def check_tool(self, tool: ToolContract, ctx: LintContext) -> Iterable[Finding]:
         budget = _budget(ctx, TOOL_BUDGET_KEY, TOOL_BUDGET_DEFAULT)

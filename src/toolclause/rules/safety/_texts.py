@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any, Iterator
 
 from ...model import ToolContract, escape_token
+from ..base import IdentityMemo, LintContext
 from ._poisoning import text_words
 
 _TEXT_KEYS = ("description", "title", "$comment")
@@ -106,24 +107,24 @@ def _values(value: Any, pointer: str, where: str, depth: int) -> Iterator[Text]:
 
 # --------------------------------------------------------------------------- the fast path
 
-_CACHE_KEY = "safety:lowered-text"
+class _LoweredTexts(IdentityMemo[ToolContract, tuple[str, list[bytes]]]):
+    """Each tool's joined text for one run (X007 and X008 both read it)."""
 
 
-def lowered_text(tool: ToolContract, ctx: Any) -> str:
+def lowered_text(tool: ToolContract, ctx: LintContext | None) -> str:
     return text_and_words(tool, ctx)[0]
 
 
-def text_and_words(tool: ToolContract, ctx: Any) -> tuple[str, list[bytes]]:
-    """All of `tool_texts` joined and lower-cased, built without pointers; X007 and X008 share it.
+def text_and_words(tool: ToolContract, ctx: LintContext | None) -> tuple[str, list[bytes]]:
+    """All of `tool_texts` joined and lower-cased, built without pointers; X007 and X008 share it."""
+    return ctx.state(_LoweredTexts).get(tool, _joined) if ctx is not None else _joined(tool)
 
-    This runs for every tool of every lint, so it is a flat loop over plain dicts
+
+def _joined(tool: ToolContract) -> tuple[str, list[bytes]]:
+    """This runs for every tool of every lint, so it is a flat loop over plain dicts
     (exact class checks, a handful of lookups a node, no generators); `tool_texts`
     with its pointers runs only for the few tools whose text looks suspicious.
     """
-    cache = ctx.cache.setdefault(_CACHE_KEY, {}) if ctx is not None else {}
-    entry = cache.get(id(tool))
-    if entry is not None and entry[0] is tool:
-        return entry[1], entry[2]
     out: list[str] = [v for v in (tool.name, tool.title, tool.description) if v.__class__ is str]
     append = out.append
     annotations = tool.annotations
@@ -153,9 +154,7 @@ def text_and_words(tool: ToolContract, ctx: Any) -> tuple[str, list[bytes]]:
         if not _RARE_KEYS.isdisjoint(schema):
             _rare(schema, append, push)
     text = "\n".join(out).lower() if not stack else repr((tool.raw, tool.input_schema, tool.output_schema)).lower()
-    words = text_words(text)
-    cache[id(tool)] = (tool, text, words)
-    return text, words
+    return text, text_words(text)
 
 
 _RARE_KEYS = frozenset(("title", "$comment", "const", "default", "example", "examples", "patternProperties",

@@ -7,6 +7,7 @@ from typing import Any
 from ...model import escape_token, split_pointer
 from ...schema.refs import RefIndex, Resolution
 from ...suggest import closest
+from ..base import IdentityMemo
 
 
 def problem(resolution: Resolution, root: Any) -> str:
@@ -39,10 +40,8 @@ def missing_part(root: Any, pointer: str) -> str:
     return "it does not exist"
 
 
-def index_for(root: dict[str, Any], cache: dict[str, Any]) -> RefIndex:
-    """One RefIndex per root schema per lint run (kept in the run's cache)."""
-    store = cache.setdefault("S:ref-index", {})
-    entry = store.get(id(root))
-    if entry is None or entry.root is not root:
-        entry = store[id(root)] = RefIndex(root)
-    return entry
+class RefIndexes(IdentityMemo[Any, RefIndex]):
+    """One RefIndex per root schema for one run (`ctx.state(RefIndexes)`)."""
+
+    def __call__(self, root: Any) -> RefIndex:
+        return self.get(root, RefIndex)

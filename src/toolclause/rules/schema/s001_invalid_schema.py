@@ -45,6 +45,7 @@ from typing import Iterable
 from ...model import Fix, Severity, ToolContract
 from ...schema.keywords import describe_value
 from ...schema.meta import dialect_of, meta_errors
+from ...schema.walk import MAX_DEPTH
 from ..base import Finding, LintContext, Rule
 from ._common import is_openapi_schema
 from ._meta_messages import explain
@@ -68,6 +69,10 @@ class InvalidSchema(Rule):
                                   Fix("replace it with an object schema"))
                 continue
             yield from self._check_schema(schema, base, tool, role)
+
+    def check_depth_limit(self, pointer: str, tool: ToolContract, ctx: LintContext) -> Iterable[Finding]:
+        yield Finding(pointer, f"schema nested deeper than {MAX_DEPTH} levels; nothing below this point was checked "
+                               f"(providers reject far shallower schemas: OpenAI strict allows 10 levels)")
 
     def _check_schema(self, schema: dict, base: str, tool: ToolContract, role: str) -> Iterable[Finding]:
         dialect = dialect_of(schema)

@@ -49,7 +49,7 @@ from ...schema.walk import SchemaNode
 from ..base import Finding, LintContext, Rule
 from ._common import root_of
 from ._ref_cycles import recursive_refs
-from ._refs import index_for, problem
+from ._refs import RefIndexes, problem
 
 _INLINE = "copy the schema under '$defs' and refer to it as '#/$defs/<name>'"
 
@@ -67,7 +67,7 @@ class UnresolvableRef(Rule):
         if not isinstance(ref, str) or not isinstance(root, dict) or _under_embedded_resource(node):
             return  # a non-string $ref is S001's; inside an embedded $id the base URI changes
         pointer = node.pointer + "/$ref"
-        resolution = resolve_ref(root, ref, lambda r: index_for(r, ctx.cache))
+        resolution = resolve_ref(root, ref, ctx.state(RefIndexes))
         if resolution.external:
             yield Finding(pointer, _external_message(ref), Fix(_INLINE))
         elif not resolution.ok:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Iterator, Mapping, Sequence
 
 from ...model import ToolContract
+from ..base import IdentityMemo, LintContext
 
 OPENAI = "openai"
 MCP_APPS = "mcp-apps"
@@ -85,17 +86,16 @@ def _template_pattern(template: str) -> re.Pattern[str]:
     return re.compile(".+".join(re.escape(p) for p in parts), re.S)
 
 
-def resource_index(tool: ToolContract, cache: dict[str, Any]) -> ResourceIndex | None:
+class _ResourceIndexes(IdentityMemo[Any, ResourceIndex]):
+    """One index per resource list for one run (every tool of a server shares its list)."""
+
+
+def resource_index(tool: ToolContract, ctx: LintContext) -> ResourceIndex | None:
     """The index of the tool's server's resources, built once per resource list; None when unknown."""
     resources = tool.origin.resources
     if resources is None:
         return None
-    indexes = cache.setdefault("widgets:resource-index", {})
-    entry = indexes.get(id(resources))
-    if entry is None or entry[0] is not resources:  # an id can be reused once its tuple is gone
-        entry = (resources, ResourceIndex(resources))
-        indexes[id(resources)] = entry
-    return entry[1]
+    return ctx.state(_ResourceIndexes).get(resources, ResourceIndex)
 
 
 def resource_meta(resource: Mapping[str, Any]) -> Iterator[Mapping[str, Any]]:
@@ -117,7 +117,7 @@ def read_contents(resource: Mapping[str, Any]) -> list[Mapping[str, Any]] | None
     return [c for c in contents if isinstance(c, Mapping)]
 
 
-def widget_uses(tools: Sequence[ToolContract], cache: dict[str, Any]
+def widget_uses(tools: Sequence[ToolContract], ctx: LintContext
                 ) -> dict[str, tuple[Mapping[str, Any], list[tuple[ToolContract, WidgetReference]]]]:
     """Each declared widget resource (by URI as referenced) with the tools that reference it."""
     uses: dict[str, tuple[Mapping[str, Any], list[tuple[ToolContract, WidgetReference]]]] = {}
@@ -125,7 +125,7 @@ def widget_uses(tools: Sequence[ToolContract], cache: dict[str, Any]
         references = widget_references(tool)
         if not references:
             continue
-        index = resource_index(tool, cache)
+        index = resource_index(tool, ctx)
         if index is None:
             continue
         for reference in references:

@@ -57,7 +57,7 @@ class TemplateNotFound(Rule):
         references = widget_references(tool)
         if not references:
             return
-        index = resource_index(tool, ctx.cache)
+        index = resource_index(tool, ctx)
         if index is None:  # resources unknown: a tool file, not a server
             return
         for reference in references:

@@ -56,7 +56,7 @@ class WidgetMimeType(Rule):
     def check_tools(self, tools: Sequence[ToolContract], ctx: LintContext) -> Iterable[tuple[ToolContract, Finding]]:
         if not any(tool.meta for tool in tools):
             return
-        for uri, (resource, references) in widget_uses(tools, ctx.cache).items():
+        for uri, (resource, references) in widget_uses(tools, ctx).items():
             hosts = hosts_of(references)
             served = _served_mime_types(resource)
             if served is None or any(_renders(mime, hosts) for mime in served):

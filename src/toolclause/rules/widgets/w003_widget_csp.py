@@ -64,7 +64,7 @@ class WidgetCsp(Rule):
     def check_tools(self, tools: Sequence[ToolContract], ctx: LintContext) -> Iterable[tuple[ToolContract, Finding]]:
         if not any(tool.meta for tool in tools):
             return
-        for uri, (resource, references) in widget_uses(tools, ctx.cache).items():
+        for uri, (resource, references) in widget_uses(tools, ctx).items():
             tool, reference = references[0]
             policies = list(_policies(resource))
             if not policies:
