@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, ClassVar, Generic, Iterable, Iterator, Mapping, Sequence, TypeVar
 
 from ..model import Fix, Severity, ToolContract
+from ..schema.refs import MISSING, value_at
 from ..schema.walk import NodeKind, SchemaNode
 from .options import rule_options
 
@@ -173,6 +174,18 @@ class Rule:
     @classmethod
     def overrides(cls, method: str) -> bool:
         return getattr(cls, method) is not getattr(Rule, method)
+
+
+def original_value(tool: ToolContract, canonical: str) -> Any:
+    """What the user's own document holds at a canonical pointer, or MISSING (also when there is no document).
+
+    A loader may coerce a value (a number as a name) or build a node the user
+    never wrote (an object around a parameter list); rules that judge what the
+    user wrote read it here.
+    """
+    if tool.raw is None:
+        return MISSING
+    return value_at(tool.raw, tool.origin.pointers.to_original(canonical))
 
 
 def iter_texts(tool: ToolContract) -> Iterator[tuple[str, str]]:

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...model import ToolContract, resolve_pointer, split_pointer
-from ...schema.refs import ref_target
+from ...model import ToolContract, split_pointer
+from ...schema.refs import MISSING, ref_target
+from ..base import original_value
 from ...schema.walk import NodeKind, SchemaNode
 
 STRING_TYPES = frozenset({"string", "str", "String"})
@@ -55,12 +56,8 @@ def resolve_local(tool: ToolContract, ref: Any) -> dict[str, Any] | None:
 
 def raw_value(tool: ToolContract, canonical: str) -> tuple[bool, Any]:
     """(present, value) of what the user's document holds at a canonical pointer."""
-    if tool.raw is None:
-        return False, None
-    try:
-        return True, resolve_pointer(tool.raw, tool.origin.pointers.to_original(canonical))
-    except KeyError:
-        return False, None
+    value = original_value(tool, canonical)
+    return (False, None) if value is MISSING else (True, value)
 
 
 __all__ = ["COMPOSITION", "is_string", "property_path", "raw_value", "resolve_local", "split_pointer", "text_of"]

@@ -49,13 +49,13 @@ import json
 from importlib import resources
 from typing import Any, Iterable
 
-from ...model import Severity, ToolContract, escape_token, join_pointer, resolve_pointer
+from ...model import Severity, ToolContract, escape_token, join_pointer
+from ...schema.refs import MISSING
 from ...schema.validators import DRAFT, compile_schema
 from ...targets import APPS_SDK_META_KEYS, MCP_META_KEY, MCP_SCHEMA_VERSION, TOOL_NAME_RULES
-from ..base import Finding, LintContext, Rule
+from ..base import Finding, LintContext, Rule, original_value
 
 _SCHEMA_FILE = f"mcp-{MCP_SCHEMA_VERSION}-tool.json"
-_MISSING = object()
 # canonical fields whose original value the loader may have coerced or dropped
 _ORIGINAL_FIELDS = ("name", "title", "description", "annotations", "_meta")
 # Tool fields a ToolContract does not carry; for MCP sources they are read from the original
@@ -70,23 +70,13 @@ def tool_validator() -> Any:
     return compile_schema(json.loads(text), DRAFT)
 
 
-def original_value(tool: ToolContract, canonical: str) -> Any:
-    """The value as the user wrote it at a canonical pointer, or _MISSING."""
-    if tool.raw is None:
-        return _MISSING
-    try:
-        return resolve_pointer(tool.raw, tool.origin.pointers.to_original(canonical))
-    except (KeyError, TypeError):
-        return _MISSING
-
-
 def mcp_shape(tool: ToolContract) -> dict[str, Any]:
     """tool.to_mcp(), with the values the loader coerced or could not keep put back."""
     shape = tool.to_mcp()
     fields = _ORIGINAL_FIELDS + (_MCP_ONLY_FIELDS if tool.origin.format == "mcp" else ())
     for field in fields:
         value = original_value(tool, "/" + field)
-        if value is not _MISSING:
+        if value is not MISSING:
             shape[field] = value
     return shape
 

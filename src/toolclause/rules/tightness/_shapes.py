@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...model import ToolContract, resolve_pointer
+from ...model import ToolContract
 from ...schema.walk import NodeKind, SchemaNode
+from ..base import original_value
 
 COMPOSITION = ("allOf", "anyOf", "oneOf")
 
@@ -87,8 +88,4 @@ def written_by_user(tool: ToolContract, node: SchemaNode) -> bool:
     """
     if tool.raw is None:
         return True
-    try:
-        original = resolve_pointer(tool.raw, tool.origin.pointers.to_original(node.pointer))
-    except (KeyError, TypeError):
-        return False
-    return original is node.schema
+    return original_value(tool, node.pointer) is node.schema
