@@ -6,7 +6,8 @@ between literals, or a lookup in a module-level dict of literals, so that this
 test can see every code without running anything.  A function that forwards
 its own parameter (`def add(self, kind, …): self._add(kind, …)`) is checked at
 its call sites instead, and a code passed on from another record (`exc.code`)
-where that record is made.
+where that record is made.  Codes that come from a compiled validator's
+errors are checked by triggering every one of them.
 """
 
 from __future__ import annotations
@@ -16,14 +17,22 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import jsonschema_rs
 import pytest
 
 import toolclause
 from toolclause.diffing import DIFF_KINDS, diff
 from toolclause.diffing.kinds import EFFECTS
+from toolclause.exporting.base import LOSSES
+from toolclause.exporting.check import DRIFT
 from toolclause.loading import UNREADABLE
 from toolclause.loading.codes import UnreadableCode
 from toolclause.model import Code, code_table
+from toolclause.runtime.errors import PROBLEMS
+from toolclause.runtime.validation import schema_errors
+from toolclause.schema.failures import FAILED_KEYWORDS, KIND_KEYWORDS
+from toolclause.schema.meta import meta_errors
+from toolclause.schema.validators import ARGUMENTS, compile_schema
 
 SRC = Path(toolclause.__file__).parent
 
@@ -94,7 +103,7 @@ class _Finder(ast.NodeVisitor):
             return _literal_strings(self.dicts[node.value.id])
         if isinstance(node, ast.Name) and self.params and node.id in self.params[-1]:
             return set()  # forwarded: checked where the function is called
-        if isinstance(node, ast.Attribute) and node.attr == "code":
+        if isinstance(node, ast.Attribute) and node.attr in ("code", "problem"):
             return set()  # passed on from another record, checked where that one is made
         return None
 
@@ -132,6 +141,74 @@ def test_unreadable_codes():
 def test_diff_kinds():
     check_table(DIFF_KINDS, codes_in_use(sorted((SRC / "diffing").glob("*.py")),
                                          {"change": 0, "self.add": 0, "self._add": 0, "Change": 0}))
+
+
+def test_export_loss_codes():
+    check_table(LOSSES, codes_in_use(sorted((SRC / "exporting").glob("*.py")), {"self.lose": 0, "Loss": 0}))
+
+
+def test_export_drift_codes():
+    check_table(DRIFT, codes_in_use([SRC / "exporting" / "check.py"], {"_drift": 0, "Drift": 0}))
+
+
+# pydantic's own error type, kept as the problem of a parameter model's records (see PROBLEMS)
+PYDANTIC_PROBLEM = "e['type']"
+
+
+def test_runtime_problem_codes_written_in_the_source():
+    uses = codes_in_use(sorted((SRC / "runtime").glob("*.py")),
+                        {"_record": 1, "ParseProblem": 0, "dict:problem": 0})
+    assert [u for u in uses.unresolved if not u.endswith(PYDANTIC_PROBLEM)] == []
+    uses.unresolved = []
+    unknown = {code: where for code, where in uses.codes.items() if code not in PROBLEMS}
+    assert not unknown
+    call_level = set(PROBLEMS) - set(FAILED_KEYWORDS)
+    assert call_level <= set(uses.codes), call_level - set(uses.codes)
+
+
+# one failing (schema, arguments) per keyword a compiled validator reports
+D7 = "http://json-schema.org/draft-07/schema#"
+FAILURES = [
+    ("type", {"type": "string"}, 1), ("enum", {"enum": [1]}, 2), ("const", {"const": 1}, 2),
+    ("multipleOf", {"multipleOf": 2}, 3), ("minimum", {"minimum": 1}, 0), ("maximum", {"maximum": 1}, 2),
+    ("exclusiveMinimum", {"exclusiveMinimum": 1}, 1), ("exclusiveMaximum", {"exclusiveMaximum": 1}, 1),
+    ("minLength", {"minLength": 2}, "a"), ("maxLength", {"maxLength": 1}, "ab"), ("pattern", {"pattern": "^a"}, "b"),
+    ("format", {"format": "email"}, "x"), ("minItems", {"minItems": 1}, []), ("maxItems", {"maxItems": 1}, [1, 2]),
+    ("uniqueItems", {"uniqueItems": True}, [1, 1]), ("contains", {"contains": {"const": 1}}, [2]),
+    ("minContains", {"contains": {"const": 1}, "minContains": 2}, [1]),
+    ("maxContains", {"contains": {"const": 1}, "maxContains": 1}, [1, 1]),
+    ("additionalItems", {"$schema": D7, "items": [{}], "additionalItems": False}, [1, 2]),
+    ("unevaluatedItems", {"prefixItems": [{}], "unevaluatedItems": False}, [1, 2]),
+    ("minProperties", {"minProperties": 1}, {}), ("maxProperties", {"maxProperties": 0}, {"a": 1}),
+    ("required", {"required": ["a"]}, {}),
+    ("additionalProperties", {"properties": {"a": {}}, "additionalProperties": False}, {"b": 1}),
+    ("unevaluatedProperties", {"unevaluatedProperties": False}, {"a": 1}), ("not", {"not": {}}, 1),
+    ("anyOf", {"anyOf": [{"type": "string"}]}, 1), ("oneOf", {"oneOf": [{}, {}]}, 1), ("false", {"items": False}, [1]),
+    ("contentEncoding", {"$schema": D7, "contentEncoding": "base64"}, "!!"),
+    ("contentMediaType", {"$schema": D7, "contentMediaType": "application/json"}, "{"),
+]
+
+
+@pytest.mark.parametrize("code, schema, instance", FAILURES, ids=[f[0] for f in FAILURES])
+def test_every_failed_keyword_is_what_the_runtime_reports(code, schema, instance):
+    records, _ = schema_errors(compile_schema(schema, ARGUMENTS), instance, schema)
+    assert [r["problem"] for r in records] == [code]
+
+
+def test_failed_keywords_all_occur_and_every_validator_error_kind_is_placed():
+    assert {f[0] for f in FAILURES} == set(FAILED_KEYWORDS)
+    assert set(KIND_KEYWORDS.values()) <= set(FAILED_KEYWORDS)
+    kinds = {name for name in dir(jsonschema_rs.ValidationErrorKind) if name[:1].isupper()}
+    # these take the keyword at the end of the schema path (see schema/failures.py)
+    by_path = {"Contains", "PropertyNames", "Custom", "Referencing"}
+    assert kinds == set(KIND_KEYWORDS) | by_path, kinds ^ (set(KIND_KEYWORDS) | by_path)
+
+
+def test_meta_schema_errors_are_coded_by_the_keyword_that_failed():
+    errors = meta_errors({"type": "object", "properties": {"a": {"minLength": -1, "enum": "x", "required": 3}}})
+    assert {(e.pointer, e.code) for e in errors} == {
+        ("/properties/a/minLength", "minimum"), ("/properties/a/enum", "type"), ("/properties/a/required", "type")}
+    assert all(e.code in FAILED_KEYWORDS for e in errors)
 
 
 # --------------------------------------------------------------------------- the test's own reach

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..exporting import Change, ExportResult, dumps, export, file_drift, read_document
+from ..exporting import Drift, ExportResult, dumps, export, file_drift, read_document
 from ..exporting.structured_output import schemas_as_contracts
 from ..loading import load_paths
 from ..targets import EXPORT_TARGETS
@@ -38,7 +38,7 @@ class ExportRun:
     result: ExportResult
     written: list[str] = field(default_factory=list)     # files written
     stdout: str | None = None                             # the document, when no -o was given
-    drift: dict[str, list[Change]] | None = None          # --check: file → changes (empty: up to date)
+    drift: dict[str, list[Drift]] | None = None          # --check: file → changes (empty: up to date)
 
 
 def parse_settings(pairs: tuple[str, ...]) -> dict[str, Any]:

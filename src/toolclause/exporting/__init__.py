@@ -23,7 +23,7 @@ from ..model import ToolContract
 from ..targets import EXPORT_TARGETS
 from . import structured_output
 from .base import ExportOptions, ExportResult, Loss, dumps
-from .check import Change, file_drift, structural_diff
+from .check import Drift, file_drift, structural_diff
 from ..schema.normalize import to_canonical_arguments, to_strict_arguments
 from .repair import with_fixed_types
 
@@ -114,6 +114,6 @@ def _schema_name(schema: Mapping[str, Any] | None, fallback: str) -> str:
 
 Exporter = Callable[[Sequence[ToolContract], ExportOptions], ExportResult]
 
-__all__ = ["TARGETS", "LINT_TARGETS", "Change", "ExportOptions", "ExportResult", "Loss", "dumps", "export",
+__all__ = ["TARGETS", "LINT_TARGETS", "Drift", "ExportOptions", "ExportResult", "Loss", "dumps", "export",
            "file_drift", "read_document", "structural_diff", "to_canonical_arguments", "to_strict_arguments",
            "with_fixed_types"]

@@ -72,8 +72,9 @@ class Projector:
         if "type" not in out and (isinstance(out.get("properties"), dict) or object_branches(out)):
             out = {"type": "object", **out}  # a root of properties, or of object alternatives, is an object
         if self.profile.root_object and not is_object(out):
-            self.lose(self.base, "type", f"the root is not an object ({json.dumps(self.root.get('type'))}); "
-                                         f"the tool cannot be exported with its arguments")
+            self.lose("root-not-object", self.base, "type",
+                      f"the root is not an object ({json.dumps(self.root.get('type'))}); "
+                      f"the tool cannot be exported with its arguments")
             out = {"type": "object", "properties": {}}
             self._close(out, self.base, root=True)
         if self.profile.inline_refs == "all":
@@ -81,8 +82,8 @@ class Projector:
             out.pop("definitions", None)
         return out
 
-    def lose(self, pointer: str, keyword: str, lost: str) -> None:
-        self.losses.append(Loss(self.tool, pointer, keyword, lost))
+    def lose(self, code: str, pointer: str, keyword: str, lost: str) -> None:
+        self.losses.append(Loss(code, lost, pointer, tool=self.tool, keyword=keyword))
 
     # ------------------------------------------------------------------ root composition
 
@@ -108,7 +109,7 @@ class Projector:
             common = set.intersection(*required_sets) if required_sets else set()
             own = merged.get("required") if isinstance(merged.get("required"), list) else []
             merged["required"] = list(dict.fromkeys([*own, *[n for n in properties if n in common]]))
-            self.lose(f"{self.base}/{keyword}", keyword,
+            self.lose("root-alternatives-merged", f"{self.base}/{keyword}", keyword,
                       f"the root {keyword} of {len(branches)} alternatives was merged into one object; which "
                       f"properties go together (and which are required in each alternative) is no longer enforced")
             return merged
@@ -127,7 +128,8 @@ class Projector:
         if schema is True or schema == {}:
             return self._any(src, {}) if self.profile.need_type else {}
         if not isinstance(schema, dict):
-            self.lose(src, "", f"the schema {json.dumps(schema)[:40]} is not an object; exported as any value")
+            self.lose("not-a-schema", src, "",
+                      f"the schema {json.dumps(schema)[:40]} is not an object; exported as any value")
             return self._any(src, {}) if self.profile.need_type else {}
         mark = len(self._inlining)
         schema, sources = self._inline_ref(schema, src)
@@ -204,9 +206,9 @@ class Projector:
         unknown = [n for n in names if n not in kept]
         if unknown:
             hint = [type_alias(n)[1] for n in unknown if isinstance(n, str) and type_alias(n)[0]]
-            self.lose(here, "type", f"type {json.dumps(unknown)[:40]} is not a JSON Schema type and was dropped"
-                                    + (f" (run `toolclause lint --fix`: it means {hint[0]!r})" if hint and hint[0]
-                                       else ""))
+            self.lose("unknown-type-dropped", here, "type",
+                      f"type {json.dumps(unknown)[:40]} is not a JSON Schema type and was dropped"
+                      + (f" (run `toolclause lint --fix`: it means {hint[0]!r})" if hint and hint[0] else ""))
         if not kept:
             return
         out["type"] = kept[0] if len(kept) == 1 and not isinstance(value, list) else kept
@@ -216,14 +218,15 @@ class Projector:
     def _enum(self, values: list[Any], here: str, out: dict[str, Any]) -> bool:
         p = self.profile
         if p.enum_scalars and any(isinstance(v, (dict, list)) for v in values):
-            self.lose(here, "enum", "enum values that are objects or arrays cannot be expressed; the enum was "
-                                    "dropped and its values listed in the description")
+            self.lose("structured-enum-dropped", here, "enum",
+                      "enum values that are objects or arrays cannot be expressed; the enum was "
+                      "dropped and its values listed in the description")
             return False
         if p.openapi:
             strings = [v if isinstance(v, str) else json.dumps(v) for v in values if v is not None]
             if any(not isinstance(v, str) for v in values if v is not None):
-                self.lose(here, "enum", "Gemini `parameters` takes string enum values only; the model will "
-                                        "send these values as strings")
+                self.lose("enum-as-strings", here, "enum",
+                          "Gemini `parameters` takes string enum values only; the model will send these values as strings")
             out["enum"] = strings
             if None in values:
                 out["nullable"] = True
@@ -235,11 +238,11 @@ class Projector:
         projected = [self.node(b, f"{here}/{i}", depth) for i, b in enumerate(branches)]
         if key == "oneOf" and self.profile.one_of_to_any_of:
             if not disjoint(branches):
-                self.lose(here, "oneOf", "oneOf became anyOf: a value matching several alternatives is no "
-                                         "longer rejected")
+                self.lose("one-of-as-any-of", here, "oneOf",
+                          "oneOf became anyOf: a value matching several alternatives is no longer rejected")
             key = "anyOf"
         if key in out:  # both anyOf and oneOf: the second joins through allOf semantics we cannot keep
-            self.lose(here, key, f"{key} beside another anyOf was dropped")
+            self.lose("extra-any-of-dropped", here, key, f"{key} beside another anyOf was dropped")
             return
         out[key] = projected
 
@@ -269,13 +272,15 @@ class Projector:
         mode = self.profile.inline_refs
         siblings = [k for k in schema if not k.startswith("$")]
         if not ref.startswith("#"):
-            self.lose(f"{src}/$ref", "$ref", f"the external reference '{ref}' cannot be sent; exported as any value")
+            self.lose("external-ref", f"{src}/$ref", "$ref",
+                      f"the external reference '{ref}' cannot be sent; exported as any value")
             return {k: v for k, v in schema.items() if k != "$ref"}, {}
         if mode == "none" or mode == "siblings" and not siblings:
             return schema, {}
         resolution = resolve_ref(self.root, ref)
         if not resolution.ok:
-            self.lose(f"{src}/$ref", "$ref", f"the reference '{ref}' resolves to nothing; exported as any value")
+            self.lose("unresolved-ref", f"{src}/$ref", "$ref",
+                      f"the reference '{ref}' resolves to nothing; exported as any value")
             return {k: v for k, v in schema.items() if k != "$ref"}, {}
         target = resolution.target
         if not isinstance(target, dict):
@@ -283,8 +288,9 @@ class Projector:
         if self._inlining.count(ref) >= (MAX_INLINE_DEPTH if not self.profile.recursion else 1):
             if self.profile.recursion and mode != "all":
                 return {"$ref": ref}, {}
-            self.lose(f"{src}/$ref", "$ref", f"the recursive reference '{ref}' was unrolled "
-                                             f"{MAX_INLINE_DEPTH} levels deep; deeper values are not described")
+            self.lose("recursion-unrolled", f"{src}/$ref", "$ref",
+                      f"the recursive reference '{ref}' was unrolled {MAX_INLINE_DEPTH} levels deep; "
+                      f"deeper values are not described")
             return {k: v for k, v in schema.items() if k != "$ref"}, {}
         self._inlining.append(ref)
         target_src = self.base + (resolution.pointer or "")
@@ -316,9 +322,9 @@ class Projector:
                     merged[key] = value
                     sources[key] = here
                 elif merged[key] != value and key not in ANNOTATIONS:
-                    self.lose(f"{here}/{escape_token(key)}", key, f"allOf branch {index} also sets '{key}' "
-                                                                  f"({json.dumps(value)[:40]}); only the first "
-                                                                  f"value is kept")
+                    self.lose("all-of-conflict", f"{here}/{escape_token(key)}", key,
+                              f"allOf branch {index} also sets '{key}' ({json.dumps(value)[:40]}); "
+                              f"only the first value is kept")
         return merged, sources
 
     # ------------------------------------------------------------------ finishing a node
@@ -338,7 +344,7 @@ class Projector:
             for key, value in constraints.items():
                 if key == "default":
                     continue  # the value is told in the description; nothing is enforced by a default
-                self.lose(f"{src}/{escape_token(key)}", key,
+                self.lose("keyword-unsupported", f"{src}/{escape_token(key)}", key,
                           f"'{key}': {json.dumps(value, ensure_ascii=False)[:60]} is not supported by the target; "
                           f"it is stated in the description but no longer enforced")
         if is_object(out):
@@ -348,8 +354,9 @@ class Projector:
             to_openapi_nullable(out)
 
     def _any(self, src: str, out: dict[str, Any]) -> dict[str, Any]:
-        self.lose(src, "type", "any JSON value was narrowed to a string, number, boolean or null (the target "
-                               "needs a type on every schema)")
+        self.lose("any-value-narrowed", src, "type",
+                  "any JSON value was narrowed to a string, number, boolean or null (the target "
+                  "needs a type on every schema)")
         out["anyOf"] = [dict(b) for b in ANY_VALUE]
         return out
 
@@ -368,11 +375,12 @@ class Projector:
         if not p.close_objects:
             return
         if isinstance(had_extra, dict) and had_extra:
-            self.lose(f"{src}/additionalProperties", "additionalProperties",
+            self.lose("free-map-closed", f"{src}/additionalProperties", "additionalProperties",
                       "a map with free keys (additionalProperties is a schema) cannot be expressed; only the "
                       "declared properties are accepted")
         elif had_extra is not False and not had_properties and not root:
-            self.lose(src, "additionalProperties", "a free-form object cannot be expressed; only {} is accepted")
+            self.lose("free-object-closed", src, "additionalProperties",
+                      "a free-form object cannot be expressed; only {} is accepted")
         out["additionalProperties"] = False
         if p.all_required and isinstance(out.get("properties"), dict):
             required = set(out.get("required") or [])

@@ -56,9 +56,10 @@ def export_tools(tools: Sequence[ToolContract], options: ExportOptions) -> Expor
                 tool["strict"] = True
             else:
                 tool["strict"] = False
-                result.losses.append(Loss(p.tool.name, "", "strict",
+                result.losses.append(Loss("strict-turned-off",
                                           f"exported with strict: false: one request takes at most {over} across "
-                                          f"its strict tools, and the tools before this one used them"))
+                                          f"its strict tools, and the tools before this one used them",
+                                          tool=p.tool.name, keyword="strict"))
         payload.append(tool)
     result.payload = payload
     return result

@@ -11,26 +11,62 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
+from ..model import Code, Problem, code_table
+
 
 @dataclass(frozen=True, slots=True)
-class Loss:
+class Loss(Problem):
     """Something of the canonical contract a projection could not keep.
 
-    `pointer` is canonical ("/inputSchema/properties/city/minLength"; "" for the
-    tool as a whole), `keyword` the JSON Schema keyword or envelope field
-    concerned, `lost` says in words what the exported copy no longer enforces.
+    `code` is from `LOSSES`; `pointer` is canonical
+    ("/inputSchema/properties/city/minLength"; "" for the tool as a whole);
+    `keyword` the JSON Schema keyword or envelope field concerned; `message`
+    (also `lost`) says in words what the exported copy no longer enforces.
     """
 
-    tool: str
-    pointer: str
-    keyword: str
-    lost: str
+    tool: str = field(kw_only=True)
+    keyword: str = field(kw_only=True)
+
+    @property
+    def lost(self) -> str:
+        return self.message
 
     def to_dict(self) -> dict[str, str]:
         return {"tool": self.tool, "pointer": self.pointer, "keyword": self.keyword, "lost": self.lost}
 
     def __str__(self) -> str:
         return f"{self.tool} {self.pointer or '/'}: {self.lost}"
+
+
+LOSSES = code_table([
+    # the shape of the schema
+    Code("root-not-object", "the arguments' root schema is not an object; the tool goes out without arguments"),
+    Code("root-alternatives-merged", "a root anyOf/oneOf was merged into one object"),
+    Code("not-a-schema", "a schema that is not an object, exported as any value"),
+    Code("unknown-type-dropped", "a type name JSON Schema does not have was dropped"),
+    Code("any-value-narrowed", "an untyped schema was narrowed to the scalar types"),
+    # keywords the target cannot express
+    Code("keyword-unsupported", "a keyword the target does not take, stated in the description instead"),
+    Code("structured-enum-dropped", "an enum of objects or arrays, listed in the description instead"),
+    Code("enum-as-strings", "Gemini `parameters` takes string enum values only"),
+    Code("one-of-as-any-of", "oneOf became anyOf"),
+    Code("extra-any-of-dropped", "a second anyOf beside another was dropped"),
+    Code("all-of-conflict", "allOf branches set one keyword differently; the first value is kept"),
+    Code("free-map-closed", "a map with free keys became a closed object"),
+    Code("free-object-closed", "a free-form object became the empty object"),
+    # references
+    Code("external-ref", "a $ref to another document, exported as any value"),
+    Code("unresolved-ref", "a $ref that resolves to nothing, exported as any value"),
+    Code("recursion-unrolled", "a recursive $ref unrolled to a fixed depth"),
+    # the provider's limits
+    Code("enum-too-large", "an enum over OpenAI strict mode's size limits"),
+    Code("too-many-properties", "more properties than OpenAI strict mode takes"),
+    Code("too-large", "more characters of names and enum values than OpenAI strict mode takes"),
+    Code("too-deep", "more nesting than OpenAI strict mode takes"),
+    Code("strict-turned-off", "an Anthropic tool past the per-request strict limits goes out with strict: false"),
+    Code("output-schema-dropped", "an outputSchema whose root is not an object cannot be declared under MCP"),
+])
+"""{code: Code} for every `Loss`."""
 
 
 @dataclass(frozen=True, slots=True)

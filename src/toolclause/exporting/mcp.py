@@ -29,9 +29,10 @@ def export_tools(tools: Sequence[ToolContract], options: ExportOptions) -> Expor
         if output is not None and not (isinstance(output, dict) and output.get("type") == "object"):
             # MCP 2025-11-25 takes only an object root here (2026-07-28 lifts it)
             del tool["outputSchema"]
-            result.losses.append(Loss(p.tool.name, "/outputSchema", "outputSchema",
+            result.losses.append(Loss("output-schema-dropped",
                                       "an outputSchema whose root is not an object cannot be declared under MCP "
-                                      "2025-11-25; it was left out, so clients cannot validate the result"))
+                                      "2025-11-25; it was left out, so clients cannot validate the result",
+                                      "/outputSchema", tool=p.tool.name, keyword="outputSchema"))
         objects.append(tool)
     result.payload = {"tools": objects} if shape == "list" else objects
     return result

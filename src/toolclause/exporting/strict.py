@@ -100,16 +100,19 @@ def project(schema: dict[str, Any] | None, profile: Profile | str, tool: str, ba
 def openai_size_losses(schema: dict[str, Any], tool: str, base: str) -> list[Loss]:
     """The limits strict mode rejects outright; a projection cannot shrink a schema, so they are losses."""
     size = openai_strict_size(schema, base)
-    losses = [Loss(tool, pointer, "enum", f"the enum of {figures.values} values is over strict mode's size limits; "
-                                          f"OpenAI will reject it")
+    losses = [Loss("enum-too-large", f"the enum of {figures.values} values is over strict mode's size limits; "
+                                     f"OpenAI will reject it", pointer, tool=tool, keyword="enum")
               for pointer, figures in size.large_enums]
     if size.too_many_properties:
-        losses.append(Loss(tool, base, "properties", f"{size.properties} properties: over strict mode's "
-                                                     f"{OPENAI_STRICT_MAX_PROPERTIES}; OpenAI will reject it"))
+        losses.append(Loss("too-many-properties", f"{size.properties} properties: over strict mode's "
+                                                  f"{OPENAI_STRICT_MAX_PROPERTIES}; OpenAI will reject it",
+                           base, tool=tool, keyword="properties"))
     if size.too_many_chars:
-        losses.append(Loss(tool, base, "size", f"{size.chars} characters of names and enum values: over strict "
-                                               f"mode's {OPENAI_STRICT_MAX_TOTAL_CHARS}; OpenAI will reject it"))
+        losses.append(Loss("too-large", f"{size.chars} characters of names and enum values: over strict "
+                                        f"mode's {OPENAI_STRICT_MAX_TOTAL_CHARS}; OpenAI will reject it",
+                           base, tool=tool, keyword="size"))
     if size.too_deep:
-        losses.append(Loss(tool, base, "nesting", f"{size.depth} levels of nesting: over strict mode's "
-                                                  f"{OPENAI_STRICT_MAX_NESTING}; OpenAI will reject it"))
+        losses.append(Loss("too-deep", f"{size.depth} levels of nesting: over strict mode's "
+                                       f"{OPENAI_STRICT_MAX_NESTING}; OpenAI will reject it",
+                           base, tool=tool, keyword="nesting"))
     return losses

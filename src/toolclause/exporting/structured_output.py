@@ -14,6 +14,7 @@ A "tool" given here is a carrier: its name names the schema and its
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Mapping, Sequence
 
 from ..model import ToolContract
@@ -39,8 +40,8 @@ def export_tools(tools: Sequence[ToolContract], options: ExportOptions) -> Expor
             result.name_map[name] = carrier.name
         openai = project(carrier.input_schema, "openai-strict" if options.strict else "openai", carrier.name, "")
         anthropic = project(carrier.input_schema, "anthropic-strict", carrier.name, "")
-        result.losses.extend(Loss(l.tool, l.pointer, l.keyword, f"OpenAI: {l.lost}") for l in openai.losses)
-        result.losses.extend(Loss(l.tool, l.pointer, l.keyword, f"Anthropic: {l.lost}") for l in anthropic.losses)
+        result.losses.extend(replace(loss, message=f"OpenAI: {loss.message}") for loss in openai.losses)
+        result.losses.extend(replace(loss, message=f"Anthropic: {loss.message}") for loss in anthropic.losses)
         if openai.renames or anthropic.renames:
             result.property_map[name] = {**openai.renames, **anthropic.renames}
         json_schema: dict[str, Any] = {"name": name}

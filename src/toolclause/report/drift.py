@@ -6,10 +6,10 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from ..exporting import Change
+    from ..exporting import Drift
 
 
-def render_drift(drift: Mapping[str, list[Change]], limit: int = 50) -> str:
+def render_drift(drift: Mapping[str, list[Drift]], limit: int = 50) -> str:
     """Each drifted file and its changes (at most `limit` a file)."""
     lines = []
     for path, changes in drift.items():

@@ -16,17 +16,26 @@ import json.scanner
 from dataclasses import dataclass
 from typing import Any
 
+from ..model import Problem
+
 MAX_ARGUMENT_BYTES = 1024 * 1024
 CONTEXT_CHARS = 200
 
 
 
 @dataclass(frozen=True, slots=True)
-class ParseProblem:
-    """Why the arguments are not a JSON object; `detail` is one envelope `details` entry."""
+class ParseProblem(Problem):
+    """Why the arguments are not a JSON object.
 
-    message: str
-    detail: dict[str, Any]
+    `code` is the envelope's `problem` (from `errors.PROBLEMS`: syntax, encoding,
+    type, maxSize); `context` the rest of the `details` entry (`expected`, and for
+    syntax errors `line`, `column` and the masked `context` text).
+    """
+
+    @property
+    def detail(self) -> dict[str, Any]:
+        """The envelope's `details` entry."""
+        return {"path": self.pointer, "problem": self.code, **self.context}
 
 
 def _reject_constant(name: str) -> Any:
@@ -65,8 +74,8 @@ def parse_arguments(raw: Any, max_bytes: int = MAX_ARGUMENT_BYTES) -> dict[str, 
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError as exc:
-            return ParseProblem(f"the arguments are not UTF-8 text (bad byte at offset {exc.start})",
-                                {"path": "", "problem": "encoding", "expected": "UTF-8 JSON object"})
+            return ParseProblem("encoding", f"the arguments are not UTF-8 text (bad byte at offset {exc.start})",
+                                context={"expected": "UTF-8 JSON object"})
         return _parse_text(text, max_bytes)
     if isinstance(raw, str):
         # a str of n characters is at most 4n bytes: measure exactly only when it may matter
@@ -75,8 +84,7 @@ def parse_arguments(raw: Any, max_bytes: int = MAX_ARGUMENT_BYTES) -> dict[str, 
         return _parse_text(raw, max_bytes)
     if isinstance(raw, dict):  # a dict subclass or mapping-like dict
         return dict(raw)
-    return ParseProblem(f"the arguments are {_kind(raw)}, not a JSON object",
-                        {"path": "", "problem": "type", "expected": "object"})
+    return ParseProblem("type", f"the arguments are {_kind(raw)}, not a JSON object", context={"expected": "object"})
 
 
 def _parse_text(text: str, max_bytes: int) -> dict[str, Any] | ParseProblem:
@@ -88,8 +96,8 @@ def _parse_text(text: str, max_bytes: int) -> dict[str, Any] | ParseProblem:
         return _syntax_problem(text, exc)
     except (ValueError, RecursionError) as exc:
         reason = "nested too deeply" if isinstance(exc, RecursionError) else "NaN and Infinity are not JSON"
-        return ParseProblem(f"the arguments are not valid JSON: {reason}",
-                            {"path": "", "problem": "syntax", "expected": "JSON object"})
+        return ParseProblem("syntax", f"the arguments are not valid JSON: {reason}",
+                            context={"expected": "JSON object"})
     if type(value) is dict:
         return value
     if isinstance(value, str):
@@ -106,13 +114,12 @@ def _parse_text(text: str, max_bytes: int) -> dict[str, Any] | ParseProblem:
                 return decoded
         elif not inner:
             return {}
-    return ParseProblem(f"the arguments are {_kind(value)}, not a JSON object",
-                        {"path": "", "problem": "type", "expected": "object"})
+    return ParseProblem("type", f"the arguments are {_kind(value)}, not a JSON object", context={"expected": "object"})
 
 
 def _too_large(size: int, limit: int) -> ParseProblem:
-    return ParseProblem(f"the arguments are {size:,} bytes; the limit is {limit:,} bytes",
-                        {"path": "", "problem": "maxSize", "expected": f"at most {limit} bytes"})
+    return ParseProblem("maxSize", f"the arguments are {size:,} bytes; the limit is {limit:,} bytes",
+                        context={"expected": f"at most {limit} bytes"})
 
 
 def _syntax_problem(text: str, exc: json.JSONDecodeError, prefix: str = "the arguments are not valid JSON"
@@ -120,9 +127,9 @@ def _syntax_problem(text: str, exc: json.JSONDecodeError, prefix: str = "the arg
     start = max(0, exc.pos - CONTEXT_CHARS // 2)
     end = min(len(text), start + CONTEXT_CHARS)
     context = mask_values(text, start, end)
-    return ParseProblem(f"{prefix}: {exc.msg} at line {exc.lineno}, column {exc.colno}",
-                        {"path": "", "problem": "syntax", "expected": "JSON object", "line": exc.lineno,
-                         "column": exc.colno, "context": context})
+    return ParseProblem("syntax", f"{prefix}: {exc.msg} at line {exc.lineno}, column {exc.colno}",
+                        context={"expected": "JSON object", "line": exc.lineno, "column": exc.colno,
+                                 "context": context})
 
 
 def mask_values(text: str, start: int, end: int) -> str:

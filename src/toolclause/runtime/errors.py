@@ -22,7 +22,8 @@ import socket
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
-from ..model import Diagnostic
+from ..model import Code, Diagnostic, code_table
+from ..schema.failures import FAILED_KEYWORDS
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +57,21 @@ CODES: dict[str, CodeSpec] = {
     # contract: the tool broke its own outputSchema
     "OUTPUT_CONTRACT_VIOLATION": CodeSpec("contract", False, "contact_support"),
 }
+
+PROBLEMS = code_table([
+    # a keyword of the tool's schema failed (the same codes as a meta-schema error's)
+    *FAILED_KEYWORDS.values(),
+    # the call itself
+    Code("syntax", "the arguments are not valid JSON"),
+    Code("encoding", "the arguments are not UTF-8 text"),
+    Code("maxSize", "the arguments are larger than the gate takes"),
+    Code("unknownTool", "no tool has the name called; `allowed` lists the names"),
+])
+"""{code: Code} for `details[].problem`.
+
+A record from a parameter's pydantic model keeps pydantic-core's own error type
+(`int_parsing`, `missing` …) as its problem: those codes are pydantic's table.
+"""
 
 USER_ACTIONS = frozenset({"fix_arguments", "retry_later", "confirm", "re_prepare", "reconnect", "reconcile",
                           "contact_support"})
@@ -158,5 +174,5 @@ def infrastructure_code(exc: BaseException) -> str | None:
     return None
 
 
-__all__ = ["CODES", "CallError", "CodeSpec", "ToolError", "ToolRegistrationError", "ToolboxConfigError",
+__all__ = ["CODES", "PROBLEMS", "CallError", "CodeSpec", "ToolError", "ToolRegistrationError", "ToolboxConfigError",
            "ToolclauseRuntimeError", "USER_ACTIONS", "infrastructure_code", "standard_error"]

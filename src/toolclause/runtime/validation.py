@@ -14,9 +14,13 @@ the missing or declared name it most likely meant (`'old-string' given,
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
+import jsonschema_rs
+
 from ..model import escape_token
+from ..schema.failures import failed_keyword
 from ..schema.keywords import json_type
 from ..schema.refs import MISSING, ref_target
 from ..suggest import closest
@@ -47,77 +51,120 @@ def public(records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def _records(error: Any, instance: Any, root: Mapping[str, Any]) -> Iterable[dict[str, Any]]:
-    kind = error.kind
-    name = type(kind).__name__
-    path = "".join("/" + escape_token(t) for t in error.instance_path)
-    value = _at(instance, error.instance_path)
-    node = _schema_at(root, list(error.schema_path)[:-1])
-    if name == "Required":
-        prop = kind.property
-        sub = node.get("properties", {}).get(prop) if isinstance(node.get("properties"), dict) else None
-        yield _record(f"{path}/{escape_token(prop)}", "required", expected=describe_type(sub))
-    elif name == "AdditionalProperties":
-        declared = sorted(node.get("properties", {})) if isinstance(node.get("properties"), dict) else []
-        for key in kind.unexpected:
-            record = _record(f"{path}/{escape_token(key)}", "additionalProperties")
-            if declared:
-                record["allowed"] = declared[:MAX_PROBLEMS]
-            yield record
-    elif name == "Type":
-        yield _record(path, "type", expected=" or ".join(kind.types), got=json_type(value))
-    elif name == "Enum":
-        yield _record(path, "enum", allowed=list(kind.options)[:MAX_PROBLEMS])
-    elif name == "Constant":
-        yield _record(path, "const", allowed=[kind.expected_value])
-    elif name in ("AnyOf", "OneOfNotValid"):
-        branches = _node_at(root, list(error.schema_path))
-        choices = _enum_choices(branches, root) if value is not None else None
-        if choices is not None:  # Optional[Literal[...]]: the model sent a value outside the list
-            yield _record(path, "enum", allowed=choices[:MAX_PROBLEMS])
-        else:
-            yield _record(path, "anyOf" if name == "AnyOf" else "oneOf", expected=_branch_types(error),
-                          got=json_type(value))
-    elif name == "OneOfMultipleValid":
-        yield _record(path, "oneOf", expected="exactly one of the allowed shapes (several match)")
-    elif name in _LIMITS:
-        keyword, template = _LIMITS[name]
-        limit = getattr(kind, "limit", None)
-        if name == "MultipleOf":
-            limit = kind.multiple_of
-        yield _record(path, keyword, expected=template.format(limit=limit))
-    elif name == "Pattern":
-        yield _record(path, "pattern", expected=f"text matching the pattern {kind.pattern}")
-    elif name == "Format":
-        yield _record(path, "format", expected=f"a valid {kind.format}")
-    elif name == "UniqueItems":
-        yield _record(path, "uniqueItems", expected="no repeated items")
-    elif name == "FalseSchema":
-        yield _record(path, "false", expected="nothing (this value is not allowed)")
+    failure = _Failure(error, "".join("/" + escape_token(t) for t in error.instance_path), failed_keyword(error),
+                       _at(instance, error.instance_path), root)
+    explain = _EXPLAIN.get(type(error.kind))
+    if explain is not None:
+        yield from explain(failure)
     else:
-        keyword = str(list(error.schema_path)[-1]) if list(error.schema_path) else name
-        yield _record(path, keyword, expected=_SCHEMA_WORDS.get(name, f"a value that satisfies '{keyword}'"))
+        words = _FIXED_EXPECTED.get(type(error.kind), f"a value that satisfies '{failure.problem}'")
+        yield _record(failure.path, failure.problem, expected=words)
 
 
+@dataclass(frozen=True, slots=True)
+class _Failure:
+    """One validator error, with what every record needs: where, the code (`failed_keyword`), the value sent."""
+
+    error: Any
+    path: str
+    problem: str
+    value: Any
+    root: Mapping[str, Any]
+
+    @property
+    def kind(self) -> Any:
+        return self.error.kind
+
+    def parent_schema(self) -> Mapping[str, Any]:
+        """The schema object the failing keyword sits in."""
+        return _schema_at(self.root, list(self.error.schema_path)[:-1])
+
+
+def _missing(f: _Failure) -> Iterable[dict[str, Any]]:
+    prop = f.kind.property
+    node = f.parent_schema()
+    sub = node.get("properties", {}).get(prop) if isinstance(node.get("properties"), dict) else None
+    yield _record(f"{f.path}/{escape_token(prop)}", f.problem, expected=describe_type(sub))
+
+
+def _unknown_keys(f: _Failure) -> Iterable[dict[str, Any]]:
+    node = f.parent_schema()
+    declared = sorted(node.get("properties", {})) if isinstance(node.get("properties"), dict) else []
+    for key in f.kind.unexpected:
+        yield _record(f"{f.path}/{escape_token(key)}", f.problem, allowed=declared[:MAX_PROBLEMS] if declared else None)
+
+
+def _wrong_type(f: _Failure) -> Iterable[dict[str, Any]]:
+    yield _record(f.path, f.problem, expected=" or ".join(f.kind.types), got=json_type(f.value))
+
+
+def _not_listed(f: _Failure) -> Iterable[dict[str, Any]]:
+    yield _record(f.path, f.problem, allowed=list(f.kind.options)[:MAX_PROBLEMS])
+
+
+def _not_fixed(f: _Failure) -> Iterable[dict[str, Any]]:
+    yield _record(f.path, f.problem, allowed=[f.kind.expected_value])
+
+
+def _no_alternative(f: _Failure) -> Iterable[dict[str, Any]]:
+    branches = _node_at(f.root, list(f.error.schema_path))
+    choices = _enum_choices(branches, f.root) if f.value is not None else None
+    if choices is not None:  # Optional[Literal[...]]: the model sent a value outside the list
+        yield _record(f.path, "enum", allowed=choices[:MAX_PROBLEMS])
+    else:
+        yield _record(f.path, f.problem, expected=_branch_types(f.error), got=json_type(f.value))
+
+
+def _past_limit(f: _Failure) -> Iterable[dict[str, Any]]:
+    attribute, template = _LIMITS[type(f.kind)]
+    yield _record(f.path, f.problem, expected=template.format(limit=getattr(f.kind, attribute, None)))
+
+
+def _no_match(f: _Failure) -> Iterable[dict[str, Any]]:
+    yield _record(f.path, f.problem, expected=f"text matching the pattern {f.kind.pattern}")
+
+
+def _wrong_format(f: _Failure) -> Iterable[dict[str, Any]]:
+    yield _record(f.path, f.problem, expected=f"a valid {f.kind.format}")
+
+
+_K = jsonschema_rs.ValidationErrorKind
 _LIMITS = {
-    "Minimum": ("minimum", "a number ≥ {limit}"),
-    "Maximum": ("maximum", "a number ≤ {limit}"),
-    "ExclusiveMinimum": ("exclusiveMinimum", "a number > {limit}"),
-    "ExclusiveMaximum": ("exclusiveMaximum", "a number < {limit}"),
-    "MultipleOf": ("multipleOf", "a multiple of {limit}"),
-    "MinLength": ("minLength", "at least {limit} characters"),
-    "MaxLength": ("maxLength", "at most {limit} characters"),
-    "MinItems": ("minItems", "at least {limit} items"),
-    "MaxItems": ("maxItems", "at most {limit} items"),
-    "MinProperties": ("minProperties", "at least {limit} properties"),
-    "MaxProperties": ("maxProperties", "at most {limit} properties"),
+    _K.Minimum: ("limit", "a number ≥ {limit}"),
+    _K.Maximum: ("limit", "a number ≤ {limit}"),
+    _K.ExclusiveMinimum: ("limit", "a number > {limit}"),
+    _K.ExclusiveMaximum: ("limit", "a number < {limit}"),
+    _K.MultipleOf: ("multiple_of", "a multiple of {limit}"),
+    _K.MinLength: ("limit", "at least {limit} characters"),
+    _K.MaxLength: ("limit", "at most {limit} characters"),
+    _K.MinItems: ("limit", "at least {limit} items"),
+    _K.MaxItems: ("limit", "at most {limit} items"),
+    _K.MinProperties: ("limit", "at least {limit} properties"),
+    _K.MaxProperties: ("limit", "at most {limit} properties"),
 }
-_SCHEMA_WORDS = {
-    "Not": "a value the schema's 'not' does not match",
-    "Contains": "at least one item of the required shape",
-    "PropertyNames": "property names of the required shape",
-    "UnevaluatedProperties": "no properties beyond the declared ones",
-    "UnevaluatedItems": "no items beyond the declared ones",
-    "AdditionalItems": "no items beyond the declared ones",
+# how each kind of validator error becomes records; the rest say what was expected in fixed words
+_EXPLAIN = {
+    _K.Required: _missing,
+    _K.AdditionalProperties: _unknown_keys,
+    _K.Type: _wrong_type,
+    _K.Enum: _not_listed,
+    _K.Constant: _not_fixed,
+    _K.AnyOf: _no_alternative,
+    _K.OneOfNotValid: _no_alternative,
+    _K.Pattern: _no_match,
+    _K.Format: _wrong_format,
+    **{kind: _past_limit for kind in _LIMITS},
+}
+_FIXED_EXPECTED = {
+    _K.OneOfMultipleValid: "exactly one of the allowed shapes (several match)",
+    _K.UniqueItems: "no repeated items",
+    _K.FalseSchema: "nothing (this value is not allowed)",
+    _K.Not: "a value the schema's 'not' does not match",
+    _K.Contains: "at least one item of the required shape",
+    _K.PropertyNames: "property names of the required shape",
+    _K.UnevaluatedProperties: "no properties beyond the declared ones",
+    _K.UnevaluatedItems: "no items beyond the declared ones",
+    _K.AdditionalItems: "no items beyond the declared ones",
 }
 
 

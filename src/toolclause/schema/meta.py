@@ -19,12 +19,14 @@ from __future__ import annotations
 import json
 import marshal
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
 
 import jsonschema_rs
 
+from ..model import Problem, join_pointer
+from .failures import failed_keyword
 from .validators import VALUES, ValidatorMemo, compile_schema
 
 DEFAULT_DIALECT = "2020-12"
@@ -116,11 +118,18 @@ def is_safe_to_validate(document: Any) -> bool:
 
 
 @dataclass(frozen=True, slots=True)
-class MetaError:
-    path: tuple[str | int, ...]  # where in the schema, as tokens
-    message: str                 # jsonschema-rs's own wording
-    kind: str                    # jsonschema-rs error kind ("Type", "AnyOf", "MinItems" …)
-    instance: Any                # the offending value
+class MetaError(Problem):
+    """Where a schema breaks its meta-schema.
+
+    `code` is the meta-schema keyword that failed (from `failures.FAILED_KEYWORDS`:
+    "type", "minItems" …); `message` jsonschema-rs's own wording; `pointer` the
+    place in the schema, also as tokens in `path`; `kind` the jsonschema-rs
+    error kind ("Type", "AnyOf", "MinItems" …); `instance` the offending value.
+    """
+
+    path: tuple[str | int, ...] = field(kw_only=True)
+    kind: str = field(kw_only=True)
+    instance: Any = field(kw_only=True)
 
 
 def meta_errors(schema: Any, dialect: str | None = None) -> list[MetaError] | None:
@@ -142,7 +151,8 @@ def meta_errors(schema: Any, dialect: str | None = None) -> list[MetaError] | No
             if path in seen:
                 continue
             seen.add(path)
-            out.append(MetaError(path, error.message, type(error.kind).__name__, error.instance))
+            out.append(MetaError(failed_keyword(error), error.message, join_pointer("", *path), path=path,
+                                 kind=type(error.kind).__name__, instance=error.instance))
     except (ValueError, jsonschema_rs.ValidationError):
         return None
     return out
