@@ -66,6 +66,7 @@ PROBLEMS = code_table([
     Code("encoding", "the arguments are not UTF-8 text"),
     Code("maxSize", "the arguments are larger than the gate takes"),
     Code("unknownTool", "no tool has the name called; `allowed` lists the names"),
+    Code("inProgress", "the same idempotent call is still running; `retryAfterMs` says when to ask again"),
 ])
 """{code: Code} for `details[].problem`.
 
