@@ -1,4 +1,4 @@
-"""`--format json`: the one object documented in DESIGN.md, nothing more and nothing less."""
+"""`--format json`: one object (version, tools, files, diagnostics, summary, unreadable), nothing more or less."""
 
 from __future__ import annotations
 

@@ -4,7 +4,7 @@ Strict mode rejects a schema with more than 5,000 object properties in total,
 more than 10 levels of nesting, more than 120,000 characters of property
 names, definition names and enum/const values, an enum of more than 1,000
 values, or a string enum of more than 250 values holding more than 15,000
-characters (provider-rules §1.3).
+characters (https://developers.openai.com/api/docs/guides/structured-outputs).
 
 The count follows the walker's reading of a schema (`schema.walk`): a
 property, a definition or an array's items is one level deeper, an `anyOf`
