@@ -68,8 +68,8 @@ def test_the_rfc_example_end_to_end():
 def test_members_sort_by_utf16_code_units():
     # RFC 8785 §3.2.3: the surrogate pair of U+1F600 sorts before U+FB33, unlike code point order
     source = json.loads(r'''{"\u20ac": "Euro Sign", "\r": "Carriage Return",
-        "\ufb33": "Hebrew Letter Dalet With Dagesh", "1": "One", "\ud83d\ude00": "Emoji: Grinning Face", "\u0080": "Control",
-        "\u00f6": "Latin Small Letter O With Diaeresis"}''')
+        "\ufb33": "Hebrew Letter Dalet With Dagesh", "1": "One", "\ud83d\ude00": "Emoji: Grinning Face",
+        "\u0080": "Control", "\u00f6": "Latin Small Letter O With Diaeresis"}''')
     order = [value for value in json.loads(canonical_json(source)).values()]
     assert order == ["Carriage Return", "One", "Control", "Latin Small Letter O With Diaeresis", "Euro Sign",
                      "Emoji: Grinning Face", "Hebrew Letter Dalet With Dagesh"]

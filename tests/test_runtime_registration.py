@@ -232,7 +232,11 @@ def test_store_urls_are_opened_by_the_constructor(tmp_path, monkeypatch):
         """Writes a note to the journal and returns its id."""
         return {}
 
+    assert not (tmp_path / ".toolclause").exists()  # listing or exporting the tools writes nothing
+    assert box.call("note", {"text": "hi", "idempotency_key": "k1"}).ok
+    assert box.call("note", {"text": "hi", "idempotency_key": "k1"}).replayed
     assert (tmp_path / ".toolclause" / "state.db").exists()
+    box.close()
 
 
 def test_duplicate_names_bad_options_and_store_urls():

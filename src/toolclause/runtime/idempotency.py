@@ -29,6 +29,7 @@ from typing import Any
 
 from ..schema.fingerprint import fingerprint
 from ..stores.base import COMPLETED, FAILED, IN_PROGRESS, Record, RecordKey, Store
+from ..stores.errors import PersistenceError
 from .claim import CallContext, Ticket
 from .confirmation import Confirmations
 from .envelope import Result
@@ -50,11 +51,13 @@ class IdempotencyStage:
     active = True
     selective = True  # only tools whose policy claims come here; the rest skip the stage at no cost
 
-    def __init__(self, store: Store, *, retention: float = RETENTION, lease: float = LEASE,
+    def __init__(self, store: Store | Callable[[], Store], *, retention: float = RETENTION, lease: float = LEASE,
                  lease_margin: float = LEASE_MARGIN, max_wait: float = MAX_WAIT, cache_size: int = CACHE_SIZE,
                  confirmations: Callable[[], Confirmations | None] = lambda: None,
                  trace: Callable[[], str] = lambda: "", clock: Callable[[], float] = time.time) -> None:
-        self.store = store
+        # a store, or how to open it on first use (so a toolbox that is only listed never opens one)
+        self._store: Store | None = None if callable(store) else store
+        self._open = store if callable(store) else None
         self.retention, self.lease, self.lease_margin, self.max_wait = retention, lease, lease_margin, max_wait
         self._confirmations = confirmations
         self._trace = trace
@@ -62,7 +65,17 @@ class IdempotencyStage:
         self._cache: OrderedDict[RecordKey, Record] = OrderedDict()
         self._cache_size = cache_size
         self._cache_lock = threading.Lock()
-        self.leases = LeaseKeeper(store, clock)
+        self.leases = LeaseKeeper(lambda: self.store, clock)
+
+    @property
+    def store(self) -> Store:
+        if self._store is None:
+            assert self._open is not None
+            try:
+                self._store = self._open()
+            except Exception as exc:  # noqa: BLE001 - a store that cannot be opened fails the call closed
+                raise PersistenceError(f"the store could not be opened: {exc}") from exc
+        return self._store
 
     # ------------------------------------------------------------------ the stage
 
@@ -126,7 +139,8 @@ class IdempotencyStage:
 
     def close(self) -> None:
         self.leases.stop()
-        self.store.close()
+        if self._store is not None:
+            self._store.close()
 
     # ------------------------------------------------------------------ claiming
 
@@ -249,12 +263,13 @@ class IdempotencyStage:
 class LeaseKeeper:
     """Renews the lease of every claim whose tool is still running, from one daemon thread."""
 
-    def __init__(self, store: Store, clock: Callable[[], float]) -> None:
-        self.store = store
+    def __init__(self, store: Callable[[], Store], clock: Callable[[], float]) -> None:
+        self._store = store
         self.clock = clock
         self._by_id: dict[int, Ticket] = {}
         self._lock = threading.Lock()
         self._wake = threading.Event()
+        self._sleeping = float("inf")  # how long the thread's current wait lasts
         self._thread: threading.Thread | None = None
         self._stopped = False
 
@@ -264,7 +279,10 @@ class LeaseKeeper:
             if self._thread is None or not self._thread.is_alive():
                 self._thread = threading.Thread(target=self._run, name="toolclause-leases", daemon=True)
                 self._thread.start()
-        self._wake.set()
+            # wake the thread only if it sleeps longer than this claim can wait (not once per call)
+            wake = _beat(ticket.state["lease"]) < self._sleeping
+        if wake:
+            self._wake.set()
 
     def discard(self, ticket: Ticket) -> None:
         with self._lock:
@@ -277,10 +295,11 @@ class LeaseKeeper:
     def _run(self) -> None:
         while not self._stopped:
             with self._lock:
-                tickets = list(self._by_id.values())
-            interval = min((t.state["lease"] for t in tickets), default=10.0) / 3
-            self._wake.wait(max(0.05, min(interval, 10.0)))
+                self._sleeping = min((_beat(t.state["lease"]) for t in self._by_id.values()), default=10.0)
+            self._wake.wait(self._sleeping)
             self._wake.clear()
+            with self._lock:
+                tickets = list(self._by_id.values())
             for ticket in tickets:
                 self._renew(ticket)
 
@@ -296,13 +315,18 @@ class LeaseKeeper:
             renewed = record.evolve(updated_at=now, lease_until=now + state["lease"],
                                     expires_at=now + state["lease"] + state["retention"])
             try:
-                if self.store.replace(renewed, record.owner):
+                if self._store().replace(renewed, record.owner):
                     state["record"] = renewed
                 else:
                     logger.warning("%s: the claim on key %r was lost while the tool ran", record.tool, record.key)
                     state["done"] = True
             except Exception:  # noqa: BLE001 - the store is down: try again at the next beat
                 logger.warning("%s: could not renew the lease on key %r", record.tool, record.key, exc_info=True)
+
+
+def _beat(lease: float) -> float:
+    """How often a claim with this lease is renewed: three times per lease, within [50 ms, 10 s]."""
+    return max(0.05, min(lease / 3, 10.0))
 
 
 def _argument_key(call: CallContext) -> str | None:

@@ -98,7 +98,8 @@ def with_gate_argument(bound: BoundTool, name: str, schema: Mapping[str, Any]) -
     what to do (CONFIRMATION_REQUIRED) rather than a validation error.
     """
     old = bound.contract.input_schema if isinstance(bound.contract.input_schema, dict) else {"type": "object"}
-    properties = {**(old.get("properties") or {}), name: dict(schema)}
+    declared = old.get("properties")
+    properties = {**(declared if isinstance(declared, dict) else {}), name: dict(schema)}
     input_schema = {**old, "properties": properties}
     contract = dataclasses.replace(bound.contract, input_schema=input_schema)
     takes = name in _parameters(bound)

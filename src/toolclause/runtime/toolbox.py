@@ -29,7 +29,7 @@ from .confirmation import DEFAULT_TTL, Confirmations, link_commit
 from .errors import ToolboxConfigError, ToolRegistrationError
 from .executor import Executor, LocalExecutor
 from .gate import Gate, new_trace_id
-from .idempotency import LEASE, RETENTION, IdempotencyStage
+from .idempotency import CACHE_SIZE, LEASE, RETENTION, IdempotencyStage
 from .policy import DEFAULT_CONCURRENCY, DEFAULT_POLICY, policy_for
 from .registration import LINT_MODES, BoundTool, annotations_for, from_contract, from_function
 from .registry import ExportedDocument, ExportedTools, ToolRegistry, exported
@@ -40,9 +40,10 @@ class Toolbox(Gate):
 
     store: where idempotency records live: "sqlite:///path" (one machine), "redis://…" or
         "postgresql://…" (several processes or hosts), "memory://" (tests).  Default: the
-        TOOLCLAUSE_STORE environment variable, else sqlite:///.toolclause/state.db, opened when
-        the first tool that needs it is registered.  A URL given here is opened now, so a missing
-        driver or an unreachable server fails here, not at the first call.
+        TOOLCLAUSE_STORE environment variable, else sqlite:///.toolclause/state.db, opened by
+        the first call that needs a record (listing or exporting the tools never creates it).
+        A URL given here is opened now, so a missing driver or an unreachable server fails
+        here, not at the first call.
     lint: "error" (default: an error-severity lint finding refuses a tool),
         "warn" (registered anyway; the findings are logged and kept) or "off".
     timeout: default seconds per call for every tool (None: no limit); a tool's
@@ -59,6 +60,8 @@ class Toolbox(Gate):
     confirmation_secret: the key that signs confirmation tokens (else TOOLCLAUSE_CONFIRMATION_SECRET);
         without one, declaring a tool with `confirm=` is refused unless `development=True`.
     confirmation_ttl: seconds a confirmation token stays valid (600).
+    replay_cache: completed records kept in this process to answer replays without the store
+        (256; 0: none).
     """
 
     def __init__(self, store: str | None = None, *, lint: str = "error", timeout: float | None = None,
@@ -66,7 +69,7 @@ class Toolbox(Gate):
                  claim_stage: ClaimStage | None = None, executor: Executor | None = None,
                  retention: float = RETENTION, lease: float = LEASE, max_concurrency: int = DEFAULT_CONCURRENCY,
                  confirmation_secret: str | bytes | None = None, confirmation_ttl: float = DEFAULT_TTL,
-                 development: bool = False) -> None:
+                 development: bool = False, replay_cache: int = CACHE_SIZE) -> None:
         explicit = store is not None or bool(os.environ.get(STORE_ENV))
         try:
             self.store = StoreURL.parse(store if store is not None else os.environ.get(STORE_ENV) or DEFAULT_STORE)
@@ -81,6 +84,7 @@ class Toolbox(Gate):
         self.lint = lint
         self.timeout = timeout
         self.retention, self.lease, self.max_concurrency = retention, lease, max_concurrency
+        self.replay_cache = replay_cache
         self._confirmation_settings = (confirmation_secret, development, confirmation_ttl)
         self._opened: Store | None = None
         registry = ToolRegistry()
@@ -198,8 +202,9 @@ class Toolbox(Gate):
             bound, policy = link_commit(self.registry, bound, policy, confirm)
         self.registry.add(bound, policy)
         if policy.claims and not self._claim.active:
-            self._claim = IdempotencyStage(self._open_store(), retention=self.retention, lease=self.lease,
-                                           confirmations=lambda: self.confirmations, trace=new_trace_id)
+            self._claim = IdempotencyStage(self._open_store, retention=self.retention, lease=self.lease,
+                                           cache_size=self.replay_cache, confirmations=lambda: self.confirmations,
+                                           trace=new_trace_id)
         self._refresh_special()
         return bound
 

@@ -18,6 +18,7 @@ import threading
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from ._sql import COLUMNS, listing
 from ._sql import SELECT as _SELECT
@@ -58,9 +59,13 @@ class PostgresStore:
                 from None
         self.url = url
         self._psycopg = psycopg
-        self._dsn = url.url.replace("postgresql+psycopg://", "postgresql://", 1)
-        self._options: dict[str, Any] = {"autocommit": True, "connect_timeout": max(1, int(connect_timeout)),
-                         "options": f"-c statement_timeout={int(statement_timeout_ms)}"}
+        self._dsn, self.durable_claims = _split_durability(url.url.replace("postgresql+psycopg://", "postgresql://", 1))
+        # Every change but a claim commits without waiting for the disk: losing one in a server crash
+        # leaves a record in progress (OUTCOME_UNKNOWN later), never a second run.  A claim waits,
+        # unless the URL says ?synchronous_commit=off.
+        self._options: dict[str, Any] = {
+            "autocommit": True, "connect_timeout": max(1, int(connect_timeout)),
+            "options": f"-c statement_timeout={int(statement_timeout_ms)} -c synchronous_commit=off"}
         self._idle: queue.LifoQueue[Any] = queue.LifoQueue()
         self._pool_size = pool_size
         self._pid = os.getpid()
@@ -75,50 +80,50 @@ class PostgresStore:
     # ------------------------------------------------------------------ the protocol
 
     def claim(self, record: Record, now: float) -> Record | None:
+        return self._retrying(lambda conn: self._claim(conn, record, now))
+
+    def _claim(self, conn: Any, record: Record, now: float) -> Record | None:
         row = _row(record)
         ident = row[:3]
-        with self._connection() as conn:
-            for _ in range(8):  # each pass either decides or saw the row change under it
-                if conn.execute(_INSERT, row).fetchone() is not None:
-                    return None
-                found = conn.execute(f"{_SELECT} WHERE {_WHERE_KEY}", ident).fetchone()
-                if found is None:
-                    continue  # deleted between the two statements: insert again
-                held = Record(*found)
-                if held.live(now):
-                    return held
-                taken = conn.execute(_TAKE_EXPIRED, (*row[3:], *ident, held.owner, now))
-                if taken.rowcount == 1:
-                    return None
+        for _ in range(8):  # each pass either decides or saw the row change under it
+            if self._insert(conn, row):
+                return None
+            found = conn.execute(f"{_SELECT} WHERE {_WHERE_KEY}", ident).fetchone()
+            if found is None:
+                continue  # deleted between the two statements: insert again
+            held = Record(*found)
+            if held.owner == record.owner:
+                return None  # our own insert, answered again after a lost connection
+            if held.live(now):
+                return held
+            taken = conn.execute(_TAKE_EXPIRED, (*row[3:], *ident, held.owner, now))
+            if taken.rowcount == 1:
+                return None
         raise PersistenceError("PostgreSQL store: the record kept changing during a claim")
 
     def replace(self, record: Record, owner: str) -> bool:
         row = _row(record)
-        with self._connection() as conn:
-            return conn.execute(_UPDATE, (*row[3:], *row[:3], owner)).rowcount == 1
+        return self._retrying(lambda conn: conn.execute(_UPDATE, (*row[3:], *row[:3], owner)).rowcount == 1)
 
     def release(self, ident: RecordKey, owner: str) -> bool:
-        with self._connection() as conn:
-            return conn.execute(f"DELETE FROM toolclause_records WHERE {_WHERE_KEY} AND owner = %s",
-                                (ident.principal, ident.tool, ident.key, owner)).rowcount == 1
+        return self._retrying(lambda conn: conn.execute(
+            f"DELETE FROM toolclause_records WHERE {_WHERE_KEY} AND owner = %s",
+            (ident.principal, ident.tool, ident.key, owner)).rowcount == 1)
 
     def get(self, ident: RecordKey) -> Record | None:
-        with self._connection() as conn:
-            found = conn.execute(f"{_SELECT} WHERE {_WHERE_KEY}", (ident.principal, ident.tool, ident.key)).fetchone()
+        found = self._retrying(lambda conn: conn.execute(f"{_SELECT} WHERE {_WHERE_KEY}",
+                                                         (ident.principal, ident.tool, ident.key)).fetchone())
         return Record(*found) if found is not None else None
 
     def records(self, *, tool: str | None = None, key: str | None = None,
                 limit: int | None = None) -> Iterable[Record]:
         sql, params = listing("%s", tool, key, limit)
-        with self._connection() as conn:
-            return [Record(*row) for row in conn.execute(sql, params).fetchall()]
+        return [Record(*row) for row in self._retrying(lambda conn: conn.execute(sql, params).fetchall())]
 
     def purge(self, now: float, updated_before: float | None = None) -> int:
-        with self._connection() as conn:
-            if updated_before is None:
-                return conn.execute("DELETE FROM toolclause_records WHERE expires_at <= %s", (now,)).rowcount
-            return conn.execute("DELETE FROM toolclause_records WHERE expires_at <= %s OR updated_at < %s",
-                                (now, updated_before)).rowcount
+        return self._retrying(lambda conn: conn.execute(
+            "DELETE FROM toolclause_records WHERE expires_at <= %s OR updated_at < %s",
+            (now, updated_before if updated_before is not None else float("-inf"))).rowcount)
 
     def close(self) -> None:
         while True:
@@ -127,19 +132,44 @@ class PostgresStore:
             except queue.Empty:
                 return
 
+    def _insert(self, conn: Any, row: tuple[Any, ...]) -> bool:
+        if not self.durable_claims:
+            return conn.execute(_INSERT, row).fetchone() is not None
+        with conn.transaction():
+            conn.execute("SET LOCAL synchronous_commit TO on")
+            return conn.execute(_INSERT, row).fetchone() is not None
+
     # ------------------------------------------------------------------ connections
 
+    def _retrying(self, work: Any) -> Any:
+        """Run `work(conn)`; a pooled connection the server dropped (a restart) is replaced once.
+
+        Safe to repeat: every statement here is conditional on the owner, and a claim that
+        finds its own record counts as won.
+        """
+        try:
+            with self._connection() as conn:
+                return work(conn)
+        except PersistenceError as exc:
+            if not isinstance(exc.__cause__, self._psycopg.OperationalError) or not getattr(exc, "reused", False):
+                raise
+        with self._connection(fresh=True) as conn:
+            return work(conn)
+
     @contextmanager
-    def _connection(self) -> Iterator[Any]:
+    def _connection(self, fresh: bool = False) -> Iterator[Any]:
         if self._pid != os.getpid():  # a forked child never shares its parent's sockets
             with self._lock:
                 if self._pid != os.getpid():
                     self._idle = queue.LifoQueue()
                     self._pid = os.getpid()
-        try:
-            conn = self._idle.get_nowait()
-        except queue.Empty:
-            conn = None
+        conn = None
+        if not fresh:
+            try:
+                conn = self._idle.get_nowait()
+            except queue.Empty:
+                pass
+        reused = conn is not None
         try:
             if conn is None:
                 conn = self._psycopg.connect(self._dsn, **self._options)
@@ -147,7 +177,9 @@ class PostgresStore:
         except self._psycopg.Error as exc:
             if conn is not None:
                 conn.close()  # a connection that failed once is not trusted again
-            raise PersistenceError(f"PostgreSQL store: {exc}") from exc
+            failure = PersistenceError(f"PostgreSQL store: {exc}")
+            failure.reused = reused  # type: ignore[attr-defined]
+            raise failure from exc
         else:
             if self._idle.qsize() < self._pool_size:
                 self._idle.put(conn)
@@ -165,3 +197,12 @@ class PostgresStore:
                     if statement.strip():
                         conn.execute(statement)
                 conn.execute("INSERT INTO toolclause_migrations (version) VALUES (%s)", (number,))
+
+
+def _split_durability(dsn: str) -> tuple[str, bool]:
+    """(the URL for the driver, whether claims wait for the disk): `synchronous_commit` is ours."""
+    parts = urlsplit(dsn)
+    query = parse_qsl(parts.query, keep_blank_values=True)
+    wanted = [v.lower() for k, v in query if k == "synchronous_commit"]
+    rest = urlencode([(k, v) for k, v in query if k != "synchronous_commit"])
+    return urlunsplit((parts.scheme, parts.netloc, parts.path, rest, parts.fragment)), not wanted or wanted[-1] != "off"

@@ -75,9 +75,8 @@ class RedisStore:
                                                 socket_connect_timeout=min(socket_timeout, 3.0),
                                                 retry_on_timeout=False)
             self._client.ping()
-            self._replace = self._client.register_script(_REPLACE)
-            self._release = self._client.register_script(_RELEASE)
-            self._delete_if_same = self._client.register_script(_DELETE_IF_SAME)
+            self._no_script = redis.exceptions.NoScriptError
+            self._shas = {script: self._client.script_load(script) for script in (_REPLACE, _RELEASE, _DELETE_IF_SAME)}
         except self._errors as exc:
             raise StoreConfigError(f"cannot reach the Redis store at {url.redacted}: {exc}") from None
 
@@ -94,10 +93,12 @@ class RedisStore:
                 if raw is None:
                     continue  # freed between SET and GET: try again
                 held = _decode(raw)
+                if held.owner == record.owner:
+                    return None  # our own SET, retried by the driver after a lost connection
                 if held.live(now):
                     return held
                 # expired by our clock while Redis still keeps it: take it over if nobody did since
-                if self._replace(keys=[name], args=[held.owner, value, _ttl_ms(record, now)]):
+                if self._run(_REPLACE, name, held.owner, value, _ttl_ms(record, now)):
                     return None
         except self._errors as exc:
             raise PersistenceError(f"Redis store: {exc}") from exc
@@ -106,13 +107,13 @@ class RedisStore:
     def replace(self, record: Record, owner: str) -> bool:
         name = self._name(record.principal, record.tool, record.key)
         try:
-            return bool(self._replace(keys=[name], args=[owner, _encode(record), _ttl_ms(record, record.updated_at)]))
+            return bool(self._run(_REPLACE, name, owner, _encode(record), _ttl_ms(record, record.updated_at)))
         except self._errors as exc:
             raise PersistenceError(f"Redis store: {exc}") from exc
 
     def release(self, ident: RecordKey, owner: str) -> bool:
         try:
-            return bool(self._release(keys=[self._name(ident.principal, ident.tool, ident.key)], args=[owner]))
+            return bool(self._run(_RELEASE, self._name(ident.principal, ident.tool, ident.key), owner))
         except self._errors as exc:
             raise PersistenceError(f"Redis store: {exc}") from exc
 
@@ -134,13 +135,21 @@ class RedisStore:
         try:
             for name, raw, record in self._scan():
                 if not record.live(now) or (updated_before is not None and record.updated_at < updated_before):
-                    deleted += int(self._delete_if_same(keys=[name], args=[raw]))
+                    deleted += int(self._run(_DELETE_IF_SAME, name, raw))
         except self._errors as exc:
             raise PersistenceError(f"Redis store: {exc}") from exc
         return deleted
 
     def close(self) -> None:
         self._client.close()
+
+    def _run(self, script: str, name: Any, *args: Any) -> Any:
+        """EVALSHA one of the scripts on one key; loaded again if the server forgot it (a restart)."""
+        try:
+            return self._client.evalsha(self._shas[script], 1, name, *args)
+        except self._no_script:
+            self._shas[script] = self._client.script_load(script)
+            return self._client.evalsha(self._shas[script], 1, name, *args)
 
     def _name(self, principal: str, tool: str, key: str) -> str:
         return self.prefix + ":".join(quote(part, safe="") for part in (principal, tool, key))
