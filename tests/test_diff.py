@@ -244,3 +244,20 @@ def test_cli_diff_formats_and_exit_codes(tmp_path: Path):
     assert bad.exit_code == 2 and "toolclause: error:" in bad.output
     missing = runner.invoke(cli, ["diff", str(tmp_path / "nope.json"), str(new)])
     assert missing.exit_code == 2
+
+
+def test_an_unreadable_side_stops_the_diff_before_any_change_is_reported(tmp_path: Path):
+    from click.testing import CliRunner
+
+    from toolclause.cli.main import cli
+
+    new = tmp_path / "new.json"
+    new.write_text(json.dumps([tool({"a": S}), dict(tool(), name="u")]))
+    garbled = tmp_path / "garbled.json"
+    garbled.write_text("{not json")
+    for old in (tmp_path / "typo.json", garbled):
+        for args in ([str(old), str(new)], [str(new), str(old)]):
+            result = CliRunner().invoke(cli, ["diff", *args])
+            assert result.exit_code == 2, result.output
+            assert "tool-added" not in result.output and "tool-removed" not in result.output
+            assert old.name in result.output

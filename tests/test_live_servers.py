@@ -186,7 +186,10 @@ def test_the_package_does_not_shadow_the_sdk():
 
     import toolclause.mcp.live as live
 
-    assert "toolclause" not in mcp.__file__
+    # the SDK is found as itself, not as the package's own `toolclause/mcp` (the test must not depend on
+    # the folder the project was cloned into, which may well be called toolclause)
+    sdk, package = Path(mcp.__file__).resolve().parent, Path(toolclause.__file__).resolve().parent
+    assert sdk.name == "mcp" and not sdk.is_relative_to(package)
     assert live.ClientSession.__module__ == "mcp.client.session"
 
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from .kinds import DIFF_KINDS
 from .model import Change, DiffInputError, DiffReport, Impact, changes_by_tool, exit_code
-from .sides import diff, load_side
+from .sides import diff, load_side, readable_sides
 from .tools import diff_tools, match_tools
 
 __all__ = ["Change", "DIFF_KINDS", "DiffInputError", "DiffReport", "Impact", "changes_by_tool", "diff", "diff_tools",
-           "exit_code", "load_side", "match_tools"]
+           "exit_code", "load_side", "match_tools", "readable_sides"]

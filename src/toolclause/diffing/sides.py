@@ -9,7 +9,7 @@ from ..loading import LoadResult, contracts_from_document, load_paths
 from ..model import ToolContract
 from .fixtures import with_fixtures
 from .git import GIT_PREFIX, load_git
-from .model import DiffReport
+from .model import DiffInputError, DiffReport
 from .tools import diff_tools
 
 
@@ -28,6 +28,20 @@ def load_side(source: Any) -> LoadResult:
         return load_paths(source)
     tools, problems = contracts_from_document(source, "<object>")
     return LoadResult(tools=tools, unreadable=problems)
+
+
+def readable_sides(old: Any, new: Any) -> tuple[LoadResult, LoadResult]:
+    """Both sides loaded, or DiffInputError naming everything that could not be read on either.
+
+    Both are read before anything is compared, so a mistyped path never yields a report
+    of tools "added" or "removed" followed by an error.
+    """
+    before, after = load_side(old), load_side(new)
+    problems = [f"{label}: {problem.file}{problem.pointer}: {problem.message}"
+                for label, side in (("old", before), ("new", after)) for problem in side.unreadable]
+    if problems:
+        raise DiffInputError("cannot read both sides, nothing compared; " + "; ".join(problems))
+    return before, after
 
 
 def diff(old: Any, new: Any) -> DiffReport:
