@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from toolclause.diffing import diff
+from toolclause.diffing import DiffInputError, diff
 from toolclause.diffing.model import Impact
 
 BC, BR, RISKY, OK = Impact.BREAKING_CALLS, Impact.BREAKING_RESULTS, Impact.RISKY, Impact.COMPATIBLE
@@ -31,6 +31,7 @@ S = {"type": "string"}
 I = {"type": "integer"}
 OBJ = lambda props, **kw: {"type": "object", "properties": props, **kw}  # noqa: E731
 ARR = lambda items, **kw: {"type": "array", "items": items, **kw}  # noqa: E731
+BY_X, BY_Y, BY_Z = ({"type": "object", "properties": {k: S}, "required": [k]} for k in "xyz")
 
 # (id, old, new, expected {(kind, impact)})
 CASES = [
@@ -96,8 +97,11 @@ CASES = [
      tool({"l": ARR(OBJ({"k": {"enum": ["a"]}}))}), {("enum-value-removed", BC)}),
     ("items-added", tool({"l": {"type": "array"}}), tool({"l": ARR(S)}), {("items-added", BC)}),
     ("unique-items-added", tool({"l": ARR(S)}), tool({"l": ARR(S, uniqueItems=True)}), {("unique-items-added", BC)}),
-    ("anyof-branch-removed", tool({"a": {"anyOf": [S, I]}}), tool({"a": {"anyOf": [S]}}), {("branch-removed", BC)}),
-    ("anyof-branch-added", tool({"a": {"anyOf": [S]}}), tool({"a": {"anyOf": [S, I]}}), {("branch-added", OK)}),
+    # branches of one type (objects told apart by what they require) stay branches; see test_diff_equivalence.py
+    ("anyof-branch-removed", tool({"a": {"anyOf": [BY_X, BY_Y, BY_Z]}}), tool({"a": {"anyOf": [BY_X, BY_Y]}}),
+     {("branch-removed", BC)}),
+    ("anyof-branch-added", tool({"a": {"anyOf": [BY_X, BY_Y]}}), tool({"a": {"anyOf": [BY_X, BY_Y, BY_Z]}}),
+     {("branch-added", OK)}),
     ("anyof-branch-narrowed", tool({"a": {"anyOf": [{"type": "string", "maxLength": 9}, I]}}),
      tool({"a": {"anyOf": [{"type": "string", "maxLength": 3}, I]}}), {("bound-tightened", BC)}),
     ("ref-target-narrowed", tool({"a": {"$ref": "#/$defs/A"}}, **{}) | {"inputSchema": {
@@ -261,3 +265,28 @@ def test_an_unreadable_side_stops_the_diff_before_any_change_is_reported(tmp_pat
             assert result.exit_code == 2, result.output
             assert "tool-added" not in result.output and "tool-removed" not in result.output
             assert old.name in result.output
+
+
+def test_git_paths_are_read_as_git_reads_them(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """`REF:path` is from the repository's root wherever diff runs; `REF:./path` is from the current folder."""
+    def git(*args):
+        subprocess.run(["git", *args], cwd=tmp_path, check=True, capture_output=True)
+
+    git("init", "-q")
+    git("config", "user.email", "t@example.com")
+    git("config", "user.name", "t")
+    (tmp_path / "tools" / "more").mkdir(parents=True)
+    path = tmp_path / "tools" / "t.json"
+    path.write_text(json.dumps(tool({"a": S})))
+    git("add", ".")
+    git("commit", "-qm", "v1")
+    path.write_text(json.dumps(tool({"a": S}, ["a"])))
+    monkeypatch.chdir(tmp_path / "tools" / "more")
+    for spec in ("git:HEAD:tools/t.json", "git:HEAD:../t.json", "git:HEAD:tools/",
+                 "git:HEAD:..", "git:HEAD:./../"):
+        assert [c.kind for c in diff(spec, str(path)).changes] == ["required-added"], spec
+    monkeypatch.chdir(tmp_path / "tools")
+    assert [c.kind for c in diff("git:HEAD:./t.json", "t.json").changes] == ["required-added"]
+    for wrong in ("git:HEAD:t.json", "git:HEAD:../../t.json"):
+        with pytest.raises(DiffInputError):
+            diff(wrong, "t.json")

@@ -25,7 +25,7 @@ from .._version import __version__
 from ..loading import INPUT_FORMATS
 from ..report import DIFF_FORMATS, REPORTERS
 from ..targets import EXPORT_TARGETS, LINT_ALIASES, LINT_TARGETS
-from . import state_command
+from . import snapshot_command, state_command
 from .running import CliError, LintRequest, exit_code, run_lint
 
 if TYPE_CHECKING:
@@ -274,6 +274,7 @@ def export_command(paths: tuple[str, ...], target: str, strict: bool, output: st
 
 
 cli.add_command(state_command.state)
+cli.add_command(snapshot_command.snapshot)
 
 
 def main(argv: Sequence[str] | None = None) -> None:

@@ -5,7 +5,8 @@ or `git:REF:PATH`, read from the repository without checking anything out
 (`git.py`).  Tools are matched by name, then by `$id` across renames
 (`tools.py`); each change has a kind from `kinds.DIFF_KINDS`, classified as
 breaking-calls, breaking-results, risky or compatible by what the schemas
-accept (`schemas.py`), and the old version's examples and fixtures
+accept (`schemas.py`, on both schemas in one normal form, `equivalence.py`, so
+that two spellings of one accepted set are no change), and the old version's examples and fixtures
 (`fixtures.py`) are validated against the new one as evidence.
 """
 

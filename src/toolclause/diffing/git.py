@@ -24,16 +24,36 @@ def _git(args: list[str], cwd: Path) -> bytes:
     return done.stdout
 
 
+def _in_repository(path: str, cwd: Path) -> str:
+    """PATH as git reads `REF:PATH`: from the repository's root, or from `cwd` when it starts with ./ or ../"""
+    if path in (".", "..") or path.startswith(("./", "../")):
+        prefix = _git(["rev-parse", "--show-prefix"], cwd).decode().strip()
+        parts: list[str] = []
+        for part in PurePosixPath(prefix, path).parts:
+            if part == "..":
+                if not parts:
+                    raise DiffInputError(f"{path!r} leads out of the repository")
+                parts.pop()
+            elif part != ".":
+                parts.append(part)
+        return "/".join(parts)
+    return path.strip("/")
+
+
 def load_git(spec: str, cwd: Path | None = None) -> LoadResult:
-    """`git:REF:PATH` — a file or a folder as it was at REF (`git show`, `git ls-tree`)."""
+    """`git:REF:PATH` — a file or a folder as it was at REF (`git show`, `git ls-tree`).
+
+    PATH is read as git reads `REF:PATH`: from the root of the repository, wherever
+    toolclause runs in it, unless it starts with `./` or `../`, which are from the
+    current folder (`git:main:tools/` and, inside tools/, `git:main:./`).
+    """
     body = spec[len(GIT_PREFIX):]
     ref, sep, path = body.partition(":")
     if not sep or not ref:
         raise DiffInputError(f"{spec!r}: write git:REF:PATH, e.g. git:main:contracts/ or git:HEAD~1:tools.json")
     cwd = cwd or Path.cwd()
     top = Path(_git(["rev-parse", "--show-toplevel"], cwd).decode().strip())
-    prefix = _git(["rev-parse", "--show-prefix"], cwd).decode().strip()
-    target = str(PurePosixPath(prefix) / path) if path not in ("", ".") else prefix.rstrip("/")
+    target = _in_repository(path, cwd)
     kind = _git(["cat-file", "-t", f"{ref}:{target}"], top).decode().strip() if target else "tree"
     result = LoadResult()
     if kind == "blob":

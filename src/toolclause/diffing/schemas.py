@@ -208,30 +208,34 @@ class SchemaComparer:
                      f"the type widened from {_names(old_types)} to {_names(new_types)}")
 
     def _compare_values(self, old: dict, new: dict, op: str, np: str) -> None:
-        old_enum = old.get("enum") if isinstance(old.get("enum"), list) else None
-        new_enum = new.get("enum") if isinstance(new.get("enum"), list) else None
-        if old_enum is None and new_enum is not None:
-            self.add("enum-added", op, np + "/enum", f"the value is now limited to {_list(new_enum)}")
-        elif old_enum is not None and new_enum is None:
-            self.add("enum-removed", op + "/enum", np, "the value is no longer limited to a list")
-        elif old_enum is not None and new_enum is not None:
-            new_keys = {_canon(v) for v in new_enum}
-            old_keys = {_canon(v) for v in old_enum}
-            removed = [v for v in old_enum if _canon(v) not in new_keys]
-            added = [v for v in new_enum if _canon(v) not in old_keys]
-            if removed:
-                self.add("enum-value-removed", op + "/enum", np + "/enum",
-                         f"enum value(s) {_list(removed)} removed")
-            if added:
-                self.add("enum-value-added", op + "/enum", np + "/enum", f"enum value(s) {_list(added)} added")
-        if "const" in old or "const" in new:
-            if "const" not in old:
+        """`enum` and `const` as one thing: the list of values a schema is limited to."""
+        (old_values, ok), (new_values, nk) = _listed(old), _listed(new)
+        if old_values is None and new_values is None:
+            return
+        if old_values is None:
+            if nk == "const":
                 self.add("const-added", op, np + "/const", f"the value must now be {_show(new, 'const')}")
-            elif "const" not in new:
+            else:
+                self.add("enum-added", op, np + "/enum", f"the value is now limited to {_list(new_values)}")
+            return
+        if new_values is None:
+            if ok == "const":
                 self.add("const-removed", op + "/const", np, "the value is no longer fixed")
-            elif _canon(old["const"]) != _canon(new["const"]):
+            else:
+                self.add("enum-removed", op + "/enum", np, "the value is no longer limited to a list")
+            return
+        new_keys, old_keys = {_canon(v) for v in new_values}, {_canon(v) for v in old_values}
+        removed = [v for v in old_values if _canon(v) not in new_keys]
+        added = [v for v in new_values if _canon(v) not in old_keys]
+        if ok == nk == "const":
+            if removed:
                 self.add("const-changed", op + "/const", np + "/const",
                          f"the fixed value changed from {_show(old, 'const')} to {_show(new, 'const')}")
+            return
+        if removed:
+            self.add("enum-value-removed", f"{op}/{ok}", f"{np}/{nk}", f"enum value(s) {_list(removed)} removed")
+        if added:
+            self.add("enum-value-added", f"{op}/{ok}", f"{np}/{nk}", f"enum value(s) {_list(added)} added")
 
     def _compare_bounds(self, old: dict, new: dict, op: str, np: str) -> None:
         for keyword in LOWER_BOUNDS + UPPER_BOUNDS:
@@ -406,6 +410,15 @@ class SchemaComparer:
             if len(pairs) == min(len(old), len(new)):
                 break
         return pairs
+
+
+def _listed(schema: dict) -> tuple[list | None, str]:
+    """(the values a schema is limited to, the keyword that lists them) or (None, "")."""
+    if isinstance(schema.get("enum"), list):
+        return schema["enum"], "enum"
+    if "const" in schema:
+        return [schema["const"]], "const"
+    return None, ""
 
 
 def _names(types: frozenset[str] | None) -> str:
