@@ -124,6 +124,18 @@ def _to_diagnostic(rule: Rule, severity: Severity, placer: ToolPlacer | None, fi
                       pointer, line, column, fix)
 
 
+def _rule_failed(rule: Rule, placer: ToolPlacer, exc: Exception, pointer: str = "") -> Diagnostic:
+    """A rule that raised on one tool: reported on that tool, so the run goes on to the rest.
+
+    Input nothing anticipated (a 309-digit bound a rule turns into a float) must
+    not end the run as one "internal error" naming no file.
+    """
+    detail = str(exc).splitlines()[0][:200] if str(exc) else ""
+    message = (f"rule {rule.code} could not check this tool ({type(exc).__name__}{': ' + detail if detail else ''}); "
+               f"the other rules and tools were checked")
+    return _to_diagnostic(rule, Severity.ERROR, placer, Finding(pointer, message))
+
+
 class _Plan:
     """What a configuration runs: its rule instances and their dispatch, built once and reused.
 
@@ -208,8 +220,11 @@ def _lint_contracts(tools: Sequence[ToolContract], config: LintConfig | None,
         placer = placers[id(tool)] = ToolPlacer(tool)
         for rule, check, level in tool_rules:
             if rule.code not in suppressed:
-                for finding in check(tool, ctx):
-                    append(_to_diagnostic(rule, level, placer, finding))
+                try:
+                    for finding in check(tool, ctx):
+                        append(_to_diagnostic(rule, level, placer, finding))
+                except Exception as exc:  # one rule on one tool; see _rule_failed
+                    append(_rule_failed(rule, placer, exc))
         # without node rules the walk only serves the depth check (S001)
         if not (walk_nodes or any(rule.code not in suppressed for rule, _, _ in depth_rules)):
             continue
@@ -222,8 +237,11 @@ def _lint_contracts(tools: Sequence[ToolContract], config: LintConfig | None,
                 for rule, check, level in rules_for(node, role):
                     if suppressed and rule.code in suppressed:
                         continue
-                    for finding in check(node, tool, ctx):
-                        append(_to_diagnostic(rule, level, placer, finding))
+                    try:
+                        for finding in check(node, tool, ctx):
+                            append(_to_diagnostic(rule, level, placer, finding))
+                    except Exception as exc:
+                        append(_rule_failed(rule, placer, exc, node.pointer))
             if too_deep:
                 for depth_rule, depth_check, depth_level in depth_rules:
                     if depth_rule.code not in suppressed:
@@ -236,10 +254,14 @@ def _lint_contracts(tools: Sequence[ToolContract], config: LintConfig | None,
             groups[(tool.origin.file, tool.origin.group)].append(tool)
         for members in groups.values():
             for rule in dispatch.list_rules:
-                for tool, finding in rule.check_tools(members, ctx):
-                    if rule.code not in suppressed_for(tool):
-                        placer = placers.get(id(tool)) or ToolPlacer(tool)
-                        diagnostics.append(_to_diagnostic(rule, severity[rule.code], placer, finding))
+                try:
+                    for tool, finding in rule.check_tools(members, ctx):
+                        if rule.code not in suppressed_for(tool):
+                            placer = placers.get(id(tool)) or ToolPlacer(tool)
+                            diagnostics.append(_to_diagnostic(rule, severity[rule.code], placer, finding))
+                except Exception as exc:  # reported on the list's first tool
+                    first = members[0]
+                    diagnostics.append(_rule_failed(rule, placers.get(id(first)) or ToolPlacer(first), exc))
     return diagnostics
 
 

@@ -28,6 +28,9 @@ UNREADABLE = code_table([
     UnreadableCode("invalid-json", "the text is not JSON"),
     UnreadableCode("invalid-yaml", "the text is not YAML"),
     UnreadableCode("too-deep", "nested deeper than any tool definition, not read"),
+    UnreadableCode("too-many-aliases", "YAML aliases that would expand the document past the node budget "
+                                       "(an alias bomb) or into itself, not read"),
+    UnreadableCode("number-too-long", "an integer with more digits than a number can be read with, not read"),
     # the tool
     UnreadableCode("not-a-tool", "an object in no tool shape toolclause knows", skippable=True),
     UnreadableCode("not-an-object", "a value where a tool object was expected"),

@@ -23,6 +23,9 @@ MAX_DOCUMENT_BYTES = 32 * 1024 * 1024
 MAX_NESTING = 500
 """Documents nested deeper than this are refused before any rule sees them."""
 
+MAX_ALIAS_NODES = 100_000
+"""How many nodes YAML aliases may add to a document when expanded; past it the document is an alias bomb."""
+
 SUFFIXES = {".json": "json", ".jsonl": "jsonl", ".ndjson": "jsonl", ".yaml": "yaml", ".yml": "yaml"}
 
 
@@ -63,6 +66,13 @@ def parse_json(text: str, file: str) -> tuple[Any, Unreadable | None]:
                                 file=file)
     except RecursionError:
         return None, Unreadable("too-deep", f"nested too deeply to read (over {MAX_NESTING} levels)", file=file)
+    except ValueError as exc:  # an integer longer than Python converts (sys.get_int_max_str_digits)
+        return None, _number_too_long(exc, file)
+
+
+def _number_too_long(exc: ValueError, file: str) -> Unreadable:
+    detail = str(exc).split(";")[0]
+    return Unreadable("number-too-long", f"a number too long to read ({detail[:120]})", file=file)
 
 
 def parse_document(text: str, file: str, kind: str) -> tuple[Any, Any, Unreadable | None]:
@@ -136,7 +146,7 @@ def parse_yaml(text: str, file: str) -> tuple[Any, Unreadable | None]:
         return None, Unreadable("too-deep", f"nested deeper than {MAX_NESTING} levels; not read", file=file)
     yaml = YAML(typ="rt")
     try:
-        return yaml.load(text), None
+        tree = yaml.load(text)
     except YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
@@ -144,6 +154,46 @@ def parse_yaml(text: str, file: str) -> tuple[Any, Unreadable | None]:
         return None, Unreadable("invalid-yaml", f"invalid YAML{where}: {problem}", file=file)
     except RecursionError:
         return None, Unreadable("too-deep", f"nested too deeply to read (over {MAX_NESTING} levels)", file=file)
+    except ValueError as exc:
+        return None, _number_too_long(exc, file)
+    if _alias_expansion_exceeds(tree, MAX_ALIAS_NODES):
+        return None, Unreadable("too-many-aliases", f"YAML aliases expand this document by more than "
+                                                    f"{MAX_ALIAS_NODES:,} nodes, or into itself; not read", file=file)
+    return tree, None
+
+
+def _alias_expansion_exceeds(tree: Any, budget: int) -> bool:
+    """Whether expanding the aliases would add more than `budget` nodes, or never end.
+
+    The loaded tree shares one object per anchor, so it is small; every reader
+    after this one (positions, rules, export) sees it expanded.  Sizes are
+    counted once per distinct container (memoised by identity), so a bomb of
+    nine nested levels costs nine counts, not 9**9.
+    """
+    size: dict[int, int] = {}  # id → expanded node count, for containers already counted
+    open_: set[int] = set()  # containers being counted: meeting one again is a cycle
+    distinct = 0
+    stack: list[tuple[Any, bool]] = [(tree, False)]
+    while stack:
+        node, done = stack.pop()
+        key = id(node)
+        if done:
+            children = node.values() if isinstance(node, dict) else node
+            size[key] = 1 + sum(size.get(id(c), 1) for c in children)
+            open_.discard(key)
+            if size[key] - distinct > budget:
+                return True
+            continue
+        if key in size:
+            continue
+        if key in open_:
+            return True
+        open_.add(key)
+        stack.append((node, True))
+        containers = [c for c in (node.values() if isinstance(node, dict) else node) if isinstance(c, (dict, list))]
+        distinct += 1 + len(node) - len(containers)  # this container and its scalars
+        stack.extend((c, False) for c in containers if id(c) not in size)
+    return False
 
 
 def _yaml_indent_depth(text: str) -> int:
