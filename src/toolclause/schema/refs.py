@@ -60,7 +60,10 @@ def value_at(document: Any, pointer: str) -> Any:
     for token in pointer[1:].split("/"):
         if "~" in token:
             token = unescape_token(token)
-        node = step(node, token)
+        if node.__class__ is dict:  # nearly every step: answered without a call
+            node = node.get(token, MISSING)
+        else:
+            node = step(node, token)
         if node is MISSING:
             return MISSING
     return node

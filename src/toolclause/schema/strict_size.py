@@ -36,7 +36,8 @@ NOT_COUNTED_BELOW = frozenset(OPENAI_STRICT_UNSUPPORTED_KEYWORDS) | {
     "additionalProperties", "propertyNames", "unevaluatedProperties"}
 _COUNTED = {keyword: (kind, shape) for keyword, (kind, shape) in SUBSCHEMA_KEYWORDS.items()
             if keyword not in NOT_COUNTED_BELOW}
-_NAMED = {"properties", "$defs", "definitions"}  # maps whose keys count as characters
+_COUNTED_KEYS = frozenset(_COUNTED)
+_NAMED = frozenset({"properties", "$defs", "definitions"})  # maps whose keys count as characters
 
 
 def value_chars(values: list[Any]) -> int:
@@ -101,41 +102,49 @@ def openai_strict_size(schema: Any, base: str = "") -> StrictSize:
     size = StrictSize(deepest=base)
     if not isinstance(schema, dict):
         return size
+    properties = chars = deepest = 0
     stack: list[tuple[dict[str, Any], int, str, str | None]] = [(schema, 0, base, None)]
     while stack:
         node, depth, pointer, name = stack.pop()
-        if depth > size.depth:
-            size.depth, size.deepest, size.deepest_property = depth, pointer, name
+        if depth > deepest:
+            deepest, size.deepest, size.deepest_property = depth, pointer, name
         enum = node.get("enum")
-        if isinstance(enum, list):
-            size.chars += value_chars(enum)
+        if enum.__class__ is list:
+            chars += value_chars(enum)
             figures = enum_size(enum)
             if figures is not None:
                 size.large_enums.append((pointer + "/enum", figures))
         if "const" in node:
-            size.chars += value_chars([node["const"]])
+            chars += value_chars([node["const"]])
+        # most nodes ({"type": "string", ...}) hold no subschema: a set intersection in C skips them
+        present = _COUNTED_KEYS.intersection(node)
+        if not present:
+            continue
         children: list[tuple[dict[str, Any], int, str, str | None]] = []
-        for keyword, value in node.items():
-            if keyword not in _COUNTED:
+        for keyword in node:  # document order
+            if keyword not in present:
                 continue
+            value = node[keyword]
             kind, shape = _COUNTED[keyword]
             here = pointer + "/" + keyword
             if shape == "map":
-                if not isinstance(value, dict):
+                if value.__class__ is not dict:
                     continue
+                named, is_properties = keyword in _NAMED, keyword == "properties"
                 for key, sub in value.items():
-                    if keyword in _NAMED:
-                        size.chars += len(key)
-                        if keyword == "properties":
-                            size.properties += 1
-                    if isinstance(sub, dict):
-                        children.append((sub, depth + 1, here + "/" + escape_token(key),
-                                         key if keyword == "properties" else None))
-            elif isinstance(value, list) and shape in ("list", "schema-or-list"):
+                    if named:
+                        chars += len(key)
+                    if is_properties:
+                        properties += 1
+                    if sub.__class__ is dict:
+                        token = escape_token(key) if ("~" in key or "/" in key) else key
+                        children.append((sub, depth + 1, here + "/" + token, key if is_properties else None))
+            elif value.__class__ is list and shape != "schema":
                 step = 1 if kind is NodeKind.ITEMS else 0
                 children.extend((sub, depth + step, f"{here}/{index}", None)
-                                for index, sub in enumerate(value) if isinstance(sub, dict))
-            elif isinstance(value, dict) and shape != "list":
+                                for index, sub in enumerate(value) if sub.__class__ is dict)
+            elif value.__class__ is dict and shape != "list":
                 children.append((value, depth + (0 if kind is NodeKind.BRANCH else 1), here, None))
         stack.extend(child for child in reversed(children) if child[1] <= MAX_DEPTH)
+    size.properties, size.chars, size.depth = properties, chars, deepest
     return size

@@ -9,8 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from ...model import ToolContract
+from ...schema.refs import value_at
 from ...schema.walk import NodeKind, SchemaNode
-from ..base import original_value
 
 COMPOSITION = ("allOf", "anyOf", "oneOf")
 
@@ -86,6 +86,8 @@ def written_by_user(tool: ToolContract, node: SchemaNode) -> bool:
     "no properties", so advice to edit such an object could not be followed.
     A loader keeps user-written schemas as the very same dict objects.
     """
-    if tool.raw is None:
+    raw = tool.raw
+    if raw is None:
         return True
-    return original_value(tool, node.pointer) is node.schema
+    # original_value() inlined: C001 and P001 ask this for every object node
+    return value_at(raw, tool.origin.pointers.to_original(node.pointer)) is node.schema
