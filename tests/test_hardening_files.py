@@ -8,10 +8,12 @@ memory, or one "internal error" naming no file).  Memory is bounded with
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from toolclause.cli.main import cli
@@ -117,3 +119,46 @@ def test_a_rule_that_raises_on_one_tool_is_reported_for_that_tool_and_the_run_go
     assert failed == [("X991", "bad_tool", Severity.ERROR, "/0"),
                       ("X990", "bad_tool", Severity.ERROR, "/0/inputSchema/properties/n")]
     assert [(d.code, d.tool) for d in diags if d.message == "seen"] == [("X991", "other_tool")]
+
+
+# --------------------------------------------------------------------------- special files in a folder
+
+def _folder_with(tmp_path: Path, special: str) -> Path:
+    folder = tmp_path / "tools"
+    folder.mkdir()
+    (folder / "good.json").write_text(json.dumps(TOOL))
+    if special == "zero":
+        (folder / "zero.json").symlink_to("/dev/zero")
+    else:
+        os.mkfifo(folder / "pipe.json")
+    return folder
+
+
+@pytest.mark.parametrize("special", ["zero", "fifo"])
+@pytest.mark.parametrize("command", ["lint", "diff", "export"])
+def test_a_device_or_fifo_named_like_a_tool_file_is_reported_not_read(tmp_path: Path, special: str, command: str):
+    folder = _folder_with(tmp_path, special)
+    args = {"lint": ["lint", "tools"], "diff": ["diff", "tools", "tools"],
+            "export": ["export", "tools", "--target", "mcp", "--check", "-o", "out.json"]}[command]
+    done = run_limited(args, tmp_path, memory_kib=1_000_000, seconds=60)
+    assert "MemoryError" not in done.stdout + done.stderr and "internal error" not in done.stdout + done.stderr
+    assert done.returncode == 2, (done.stdout, done.stderr)
+    assert "not a regular file" in done.stdout + done.stderr
+
+
+def test_a_special_file_named_explicitly_is_unreadable(tmp_path: Path):
+    os.mkfifo(tmp_path / "pipe.jsonl")
+    loaded = load_paths([tmp_path / "pipe.jsonl", "/dev/zero"])
+    assert [u.code for u in loaded.unreadable] == ["not-a-regular-file", "not-a-regular-file"]
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root reads every folder whatever its mode")
+def test_an_unreadable_subfolder_is_reported_with_exit_2(tmp_path: Path):
+    (tmp_path / "tools" / "locked").mkdir(parents=True)
+    (tmp_path / "tools" / "locked" / "t.json").write_text(json.dumps(TOOL))
+    (tmp_path / "tools" / "locked").chmod(0)
+    try:
+        result = CliRunner().invoke(cli, ["lint", str(tmp_path / "tools")])
+    finally:
+        (tmp_path / "tools" / "locked").chmod(0o755)
+    assert result.exit_code == 2 and "locked" in result.output and "cannot list" in result.output

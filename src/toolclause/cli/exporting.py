@@ -41,17 +41,22 @@ class ExportRun:
     drift: dict[str, list[Drift]] | None = None          # --check: file → changes (empty: up to date)
 
 
-def parse_settings(pairs: tuple[str, ...]) -> dict[str, Any]:
-    """`--set KEY=VALUE` pairs; a VALUE that is JSON (true, 3, "x") is read as JSON."""
-    out: dict[str, Any] = {}
+def parse_settings(pairs: tuple[str, ...]) -> dict[str, str]:
+    """`--set KEY=VALUE` pairs.  Every setting is text: a quoted JSON string ("x") is unquoted, and a
+    JSON object or array is refused rather than put where a target wants a string (an A2A name)."""
+    out: dict[str, str] = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep or not key.strip():
             raise CliError(f"--set {pair!r}: write KEY=VALUE")
         try:
-            out[key.strip()] = json.loads(value)
-        except json.JSONDecodeError:
-            out[key.strip()] = value
+            parsed = json.loads(value)
+        except (json.JSONDecodeError, RecursionError, ValueError):
+            parsed = value
+        if isinstance(parsed, (dict, list)):
+            raise CliError(f"--set {key.strip()}=…: a setting is text, not a JSON "
+                           f"{'object' if isinstance(parsed, dict) else 'array'}")
+        out[key.strip()] = parsed if isinstance(parsed, str) else value.strip()
     return out
 
 

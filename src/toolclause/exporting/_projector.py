@@ -183,7 +183,7 @@ class Projector:
                 out[key] = value
                 return True
             return False
-        if key == "format" and p.formats is not None and value not in p.formats:
+        if key == "format" and p.formats is not None and (not isinstance(value, str) or value not in p.formats):
             return False
         if key == "enum" and isinstance(value, list):
             return self._enum(value, here, out)

@@ -43,6 +43,8 @@ LOSSES = code_table([
     Code("root-not-object", "the arguments' root schema is not an object; the tool goes out without arguments"),
     Code("root-alternatives-merged", "a root anyOf/oneOf was merged into one object"),
     Code("not-a-schema", "a schema that is not an object, exported as any value"),
+    Code("malformed-schema", "a schema whose keywords have values of the wrong kind; the tool goes out without "
+                             "arguments"),
     Code("unknown-type-dropped", "a type name JSON Schema does not have was dropped"),
     Code("any-value-narrowed", "an untyped schema was narrowed to the scalar types"),
     # keywords the target cannot express

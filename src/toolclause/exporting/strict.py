@@ -87,12 +87,27 @@ def project(schema: dict[str, Any] | None, profile: Profile | str, tool: str, ba
         profile = PROFILES[profile]
     if schema is None:
         schema = {"type": "object", "properties": {}}
+    if not isinstance(schema, dict):  # `"inputSchema": false` and the like: loaded as written, never exportable
+        return _without_arguments(Loss("root-not-object", f"the schema is {type(schema).__name__} "
+                                                          f"{str(schema)[:40]}, not an object; the tool goes out "
+                                                          f"without arguments", base, tool=tool, keyword="type"))
     projector = Projector(profile, tool, schema, base)
-    out = projector.project_root()
+    try:
+        out = projector.project_root()
+    except (TypeError, ValueError, AttributeError, KeyError, IndexError, RecursionError) as exc:
+        # a keyword holding the wrong kind of value somewhere the projection did not foresee:
+        # this tool is reported and goes out without arguments; the rest of the export goes on
+        return _without_arguments(Loss("malformed-schema", f"the schema could not be projected "
+                                                           f"({type(exc).__name__}: {str(exc)[:120]}); the tool "
+                                                           f"goes out without arguments", base, tool=tool, keyword=""))
     losses = projector.losses
     if profile.name == "openai-strict":
         losses += openai_size_losses(out, tool, base)
     return Projection(out, losses, projector.renames)
+
+
+def _without_arguments(loss: Loss) -> Projection:
+    return Projection({"type": "object", "properties": {}}, [loss], {})
 
 
 # --------------------------------------------------------------------------- OpenAI size limits (strict mode)

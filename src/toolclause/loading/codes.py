@@ -21,7 +21,8 @@ class UnreadableCode(Code):
 UNREADABLE = code_table([
     # the bytes
     UnreadableCode("no-such-path", "no file or folder by that name"),
-    UnreadableCode("cannot-read", "the operating system refused to read the file"),
+    UnreadableCode("cannot-read", "the operating system refused to read the file or list the folder"),
+    UnreadableCode("not-a-regular-file", "a FIFO, device or socket (perhaps behind a symlink), not read"),
     UnreadableCode("too-large", "a document or JSONL record over the size limit, not read"),
     UnreadableCode("not-utf8", "the bytes are not UTF-8 text"),
     # the text

@@ -8,7 +8,9 @@ left out silently (see `codes.UNREADABLE`'s `skippable`).
 
 from __future__ import annotations
 
+import io
 import os
+import stat
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
@@ -45,14 +47,19 @@ def load_file(path: Path, input_format: str | None = None, display: str | None =
 def _load_file(path: Path, input_format: str | None, display: str | None) -> LoadResult:
     file = display or str(path)
     try:
-        size = path.stat().st_size
-        kind = SUFFIXES.get(path.suffix.lower())
-        if kind == "jsonl":
-            with path.open("r", encoding="utf-8-sig", errors="strict") as handle:
-                return load_jsonl_lines(handle, file, input_format)
-        if size > MAX_DOCUMENT_BYTES:
-            return LoadResult(files=1, unreadable=[_too_large(file, size)])
-        data = path.read_bytes()
+        handle = _open_regular(path, file)
+        if isinstance(handle, Unreadable):
+            return LoadResult(files=1, unreadable=[handle])
+        with handle:
+            size = os.fstat(handle.fileno()).st_size
+            if SUFFIXES.get(path.suffix.lower()) == "jsonl":
+                lines = io.TextIOWrapper(handle, encoding="utf-8-sig", errors="strict")
+                return load_jsonl_lines(lines, file, input_format)
+            if size > MAX_DOCUMENT_BYTES:
+                return LoadResult(files=1, unreadable=[_too_large(file, size)])
+            data = handle.read(MAX_DOCUMENT_BYTES + 1)  # capped: a file may grow while it is read
+            if len(data) > MAX_DOCUMENT_BYTES:
+                return LoadResult(files=1, unreadable=[_too_large(file, len(data))])
     except UnicodeDecodeError as exc:
         return LoadResult(files=1, unreadable=[Unreadable("not-utf8", f"not UTF-8 text (byte {exc.start})", file=file)])
     except OSError as exc:
@@ -62,6 +69,32 @@ def _load_file(path: Path, input_format: str | None, display: str | None) -> Loa
     if isinstance(text, Unreadable):
         return LoadResult(files=1, unreadable=[text])
     return load_file_text(text, file, path, input_format)
+
+
+def _open_regular(path: Path, file: str) -> BinaryIO | Unreadable:
+    """The file opened for reading if it is a regular file (through symlinks), else why not.
+
+    A `*.json` symlink to /dev/zero would be read until memory runs out and a FIFO
+    would block the run forever; a pull request can commit either.  Opening without
+    blocking, then asking the open file what it is, leaves no window to swap it.
+    """
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            os.close(fd)
+            kind = ("a named pipe" if stat.S_ISFIFO(mode) else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
+                    else "a socket" if stat.S_ISSOCK(mode) else "not a regular file")
+            return Unreadable("not-a-regular-file", f"{kind}, not a regular file; only regular files are read",
+                              file=file)
+        os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        try:
+            os.close(fd)
+        except OSError:
+            pass
+        raise
 
 
 def load_stdin(stream: BinaryIO | None = None, input_format: str | None = None) -> LoadResult:
@@ -74,8 +107,15 @@ def load_stdin(stream: BinaryIO | None = None, input_format: str | None = None) 
     return load_text(text, "-", None, input_format)
 
 
-def iter_files(folder: Path) -> Iterator[Path]:
-    for root, dirs, files in os.walk(folder):
+def iter_files(folder: Path, unreadable: list[Unreadable] | None = None) -> Iterator[Path]:
+    """The tool files below `folder`; a subfolder that cannot be listed goes onto `unreadable`."""
+
+    def refused(exc: OSError) -> None:
+        if unreadable is not None:
+            unreadable.append(Unreadable("cannot-read", f"cannot list the folder: {exc.strerror or exc}",
+                                         file=str(exc.filename or folder)))
+
+    for root, dirs, files in os.walk(folder, onerror=refused):
         dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and not d.startswith("."))
         for name in sorted(files):
             if Path(name).suffix.lower() in SUFFIXES:
@@ -96,7 +136,7 @@ def load_paths(paths: Iterable[str | Path], input_format: str | None = None,
             continue
         path = Path(raw)
         if path.is_dir():
-            for file in iter_files(path):
+            for file in iter_files(path, result.unreadable):
                 if on_file is not None:
                     on_file(str(file))
                 loaded = load_file(file, input_format)

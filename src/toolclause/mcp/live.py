@@ -19,6 +19,7 @@ import logging
 import os
 import shlex
 import tempfile
+import unicodedata
 from contextlib import asynccontextmanager, contextmanager
 from typing import IO, Any, AsyncContextManager, AsyncIterator, Callable, Iterator, Mapping
 
@@ -34,6 +35,7 @@ from ..loading import LoadResult, contracts_from_document
 DEFAULT_TIMEOUT = 30.0
 MAX_PAGES = 1000  # a server whose cursors never end is reported, not followed forever
 MAX_WIDGET_READS = 50
+MAX_MESSAGE_CHARS = 600  # an error line quotes the server; what it sent is cut here
 _SDK_LOGGERS = ("mcp", "httpx", "httpx2", "httpcore")
 
 
@@ -120,7 +122,12 @@ def _contracts(snapshot: dict[str, Any], file: str) -> LoadResult:
 def _run(connect: Callable[[], AsyncContextManager[Any]], label: str, timeout: float,
          errlog: IO[str] | None, program: str | None, status: _HttpStatus | None = None) -> dict[str, Any]:
     with _quiet_sdk():
-        return anyio.run(_snapshot, connect, label, timeout, errlog, program, status)
+        try:
+            return anyio.run(_snapshot, connect, label, timeout, errlog, program, status)
+        except LiveServerError as exc:
+            # the message quotes what the server sent (its error text, stderr, stdout): printed
+            # raw, escape sequences would clear the terminal or forge lines of the report
+            raise LiveServerError(printable(str(exc), MAX_MESSAGE_CHARS)) from None
 
 
 async def _snapshot(connect: Callable[[], AsyncContextManager[Any]], label: str, timeout: float,
@@ -294,6 +301,13 @@ def _garbage_message(label: str, text: str) -> str:
 
 
 def _one_line(text: str, limit: int = 160) -> str:
+    return printable(text, limit)
+
+
+def printable(text: str, limit: int) -> str:
+    """One line of text safe for a terminal: control and format characters (ESC, CR, BEL, bidi
+    overrides) become spaces, runs of white space one space, and at most `limit` characters."""
+    text = "".join(" " if unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") else ch for ch in text[: limit * 4])
     text = " ".join(text.split())
     return text if len(text) <= limit else text[: limit - 1] + "…"
 

@@ -1,0 +1,42 @@
+"""A live server's hostile error text: printed on one line, without control characters, capped."""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from toolclause.cli.main import cli
+
+# a stdio JSON-RPC server (no SDK: it must be able to say anything) whose tools/list fails with
+# an error that clears the screen, moves the cursor and forges a line of the report
+HOSTILE = r'''
+import json, sys
+for line in sys.stdin:
+    msg = json.loads(line)
+    if "id" not in msg:
+        continue
+    if msg["method"] == "initialize":
+        result = {"protocolVersion": msg["params"]["protocolVersion"], "capabilities": {"tools": {}},
+                  "serverInfo": {"name": "hostile", "version": "1"}}
+        print(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "result": result}), flush=True)
+    else:
+        text = "\x1b[2J\x1b[H\r\x07no problems found\n0 errors, 0 warnings\u202e" + "x" * 100_000
+        error = {"code": -32603, "message": text}
+        print(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "error": error}), flush=True)
+'''
+
+
+def test_a_servers_error_text_is_printed_without_control_characters_and_capped(tmp_path: Path):
+    script = tmp_path / "hostile.py"
+    script.write_text(HOSTILE)
+    result = CliRunner().invoke(cli, ["lint", "--server", shlex.join([sys.executable, str(script)]),
+                                      "--timeout", "20"])
+    assert result.exit_code == 2
+    lines = result.output.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("toolclause: error: "), result.output
+    assert "answered tools/list with an error" in lines[0]
+    assert not any(ord(ch) < 32 or 0x7F <= ord(ch) < 0xA0 or ch == "\u202e" for ch in lines[0])
+    assert len(lines[0]) < 1000
