@@ -45,3 +45,24 @@ def test_settings_are_text(tmp_path: Path):
                                       "--set", "protocolVersion=1.0", "--set", 'name="my agent"'])
     card = json.loads(result.stdout)
     assert card["name"] == "my agent" and card["supportedInterfaces"][0]["protocolVersion"] == "1.0"
+
+
+def _doubling_refs(levels: int) -> dict:
+    defs = {f"d{i}": {"type": "object", "properties": {"a": {"$ref": f"#/$defs/d{i + 1}"},
+                                                       "b": {"$ref": f"#/$defs/d{i + 1}"}}} for i in range(levels)}
+    defs[f"d{levels}"] = {"type": "string"}
+    return {"name": "nested_thing", "description": "Gets the nested thing and returns it.",
+            "inputSchema": {"type": "object", "properties": {"x": {"$ref": "#/$defs/d0"}}, "$defs": defs}}
+
+
+@pytest.mark.parametrize("target,settings", [("anthropic", {}), ("gemini", {"schema": "openapi"})])
+def test_inlining_twenty_levels_of_double_refs_is_refused_within_a_budget(target, settings):
+    result = export([_doubling_refs(20)], target, strict=True, settings=settings)
+    assert [loss.code for loss in result.losses] == ["too-large-to-inline"]
+    assert len(json.dumps(result.payload)) < 10_000
+
+
+def test_a_few_levels_of_double_refs_are_still_inlined():
+    result = export([_doubling_refs(4)], "gemini", strict=True, settings={"schema": "openapi"})
+    assert not [loss for loss in result.losses if loss.code == "too-large-to-inline"]
+    assert json.dumps(result.payload).count('"a"') == 2 ** 4 - 1

@@ -45,6 +45,13 @@ _INFER_TYPE = (("object", ("properties", "additionalProperties", "required", "mi
                ("number", ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf")))
 ANY_VALUE = ({"type": "string"}, {"type": "number"}, {"type": "boolean"}, {"type": "null"})
 MAX_INLINE_DEPTH = 3  # how often one definition may be inlined inside itself before recursion is cut
+MAX_PROJECTED_NODES = 100_000
+"""Schema nodes one projection may write.  Inlining copies a definition at every $ref to it, so
+twenty levels that each name the next twice write 2**20 nodes from a few hundred bytes."""
+
+
+class TooLargeToInline(Exception):
+    """The projection passed MAX_PROJECTED_NODES; the tool is reported, not exported with its arguments."""
 
 
 def is_constraint(keyword: str) -> bool:
@@ -63,6 +70,7 @@ class Projector:
         self.losses: list[Loss] = []
         self.renames: dict[str, dict[str, str]] = {}
         self._inlining: list[str] = []
+        self._nodes = 0  # written so far, against MAX_PROJECTED_NODES
 
     # ------------------------------------------------------------------ entry
 
@@ -131,6 +139,9 @@ class Projector:
             self.lose("not-a-schema", src, "",
                       f"the schema {json.dumps(schema)[:40]} is not an object; exported as any value")
             return self._any(src, {}) if self.profile.need_type else {}
+        self._nodes += 1
+        if self._nodes > MAX_PROJECTED_NODES:
+            raise TooLargeToInline(src)
         mark = len(self._inlining)
         schema, sources = self._inline_ref(schema, src)
         if isinstance(schema.get("allOf"), list):

@@ -60,6 +60,8 @@ LOSSES = code_table([
     Code("external-ref", "a $ref to another document, exported as any value"),
     Code("unresolved-ref", "a $ref that resolves to nothing, exported as any value"),
     Code("recursion-unrolled", "a recursive $ref unrolled to a fixed depth"),
+    Code("too-large-to-inline", "$refs that would inline into more schema nodes than the budget; the tool goes "
+                                "out without arguments"),
     # the provider's limits
     Code("enum-too-large", "an enum over OpenAI strict mode's size limits"),
     Code("too-many-properties", "more properties than OpenAI strict mode takes"),

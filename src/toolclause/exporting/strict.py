@@ -21,7 +21,7 @@ from ..targets import (ANTHROPIC_STRICT_FORMATS, ANTHROPIC_STRICT_KEYWORDS, ANTH
                        OPENAI_STRICT_MAX_NESTING, OPENAI_STRICT_MAX_PROPERTIES, OPENAI_STRICT_MAX_TOTAL_CHARS,
                        PROPERTY_NAME_RULES, NameRule)
 from .base import Loss
-from ._projector import Projector
+from ._projector import MAX_PROJECTED_NODES, Projector, TooLargeToInline
 
 __all__ = ["PROFILES", "Profile", "Projection", "allows_null", "make_nullable", "project", "openai_size_losses"]
 
@@ -94,6 +94,10 @@ def project(schema: dict[str, Any] | None, profile: Profile | str, tool: str, ba
     projector = Projector(profile, tool, schema, base)
     try:
         out = projector.project_root()
+    except TooLargeToInline:
+        return _without_arguments(Loss("too-large-to-inline", f"inlining its $refs would write over "
+                                                              f"{MAX_PROJECTED_NODES:,} schema nodes; the tool goes "
+                                                              f"out without arguments", base, tool=tool, keyword="$ref"))
     except (TypeError, ValueError, AttributeError, KeyError, IndexError, RecursionError) as exc:
         # a keyword holding the wrong kind of value somewhere the projection did not foresee:
         # this tool is reported and goes out without arguments; the rest of the export goes on
