@@ -40,12 +40,30 @@ def fix_file(path: Path, diagnostics: Sequence[Diagnostic]) -> tuple[list[Diagno
 
 
 def _write_atomically(path: Path, text: str) -> None:
+    """Write `text` where `path` leads, keeping what the file is.
+
+    A symlink is written through (its target changes, the link stays a link); a
+    file with other hard links is rewritten in place, since replacing it would
+    cut them off; otherwise a temporary file beside it takes its mode and owner
+    and replaces it atomically.
+    """
+    path = Path(os.path.realpath(path))
+    info = path.stat()
+    if info.st_nlink > 1:
+        with open(path, "r+", encoding="utf-8", newline="") as stream:
+            stream.write(text)
+            stream.truncate()
+        return
     handle, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".toolclause")
     try:
         with os.fdopen(handle, "w", encoding="utf-8", newline="") as stream:
             stream.write(text)
         try:
-            os.chmod(temp, path.stat().st_mode & 0o7777)
+            os.chown(temp, info.st_uid, info.st_gid)
+        except OSError:
+            pass  # only root may give a file away; the file is then its writer's, as any editor leaves it
+        try:
+            os.chmod(temp, info.st_mode & 0o7777)
         except OSError:
             pass
         os.replace(temp, path)

@@ -61,10 +61,11 @@ def json_dump_like(value: Any, original: str) -> str:
         if match:
             unit = match.group(1)
             indent = "\t" if unit.startswith("\t") else len(unit)
-        return json.dumps(value, indent=indent, ensure_ascii=ensure_ascii)
+        return json.dumps(value, indent=indent, ensure_ascii=ensure_ascii, allow_nan=False)
     compact = re.search(r'"\s*:\s', body) is None and '":' in body
     separators = (",", ":") if compact else (", ", ": ")
-    return json.dumps(value, separators=separators, ensure_ascii=ensure_ascii)
+    # allow_nan=False: a number JSON cannot hold (1e400 read as infinity) stops the fix rather than writing Infinity
+    return json.dumps(value, separators=separators, ensure_ascii=ensure_ascii, allow_nan=False)
 
 
 def _yaml() -> YAML:
