@@ -18,7 +18,10 @@ from __future__ import annotations
 import logging
 import os
 import shlex
+import signal
+import sys
 import tempfile
+import time
 import unicodedata
 from contextlib import asynccontextmanager, contextmanager
 from typing import IO, Any, AsyncContextManager, AsyncIterator, Callable, Iterator, Mapping
@@ -54,7 +57,7 @@ def snapshot_server(command: str, timeout: float = DEFAULT_TIMEOUT, cwd: str | N
     if not argv:
         raise LiveServerError("--server: the command is empty")
     label = f"server '{command}'"
-    with tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") as errlog:
+    with tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") as errlog, _reaping():
         params = StdioServerParameters(command=argv[0], args=argv[1:], env=dict(os.environ), cwd=cwd)
         return _run(lambda: stdio_client(params, errlog=errlog), label, timeout, errlog, argv[0])
 
@@ -231,6 +234,79 @@ def _template_uris(tools: list[dict[str, Any]]) -> Iterator[str]:
 def _wire(model: Any) -> dict[str, Any]:
     """The object as the server sent it (camelCase, `_meta`; fields it left out stay out)."""
     return model.model_dump(by_alias=True, mode="json", exclude_unset=True)
+
+
+# --------------------------------------------------------------------------- what the server leaves behind
+
+_PR_SET_CHILD_SUBREAPER, _PR_GET_CHILD_SUBREAPER = 36, 37
+
+
+@contextmanager
+def _reaping() -> Iterator[None]:
+    """Nothing a server starts outlives the lint.
+
+    The transport signals the server's process group, but a grandchild that
+    called setsid() is in no group of ours.  As a child subreaper (Linux), this
+    process inherits every descendant orphaned when the server stops; those that
+    appeared during the lint are killed and reaped on the way out.
+    """
+    libc = _libc() if sys.platform.startswith("linux") else None
+    was: int | None = None
+    if libc is not None:
+        import ctypes
+
+        value = ctypes.c_int(0)
+        if libc.prctl(_PR_GET_CHILD_SUBREAPER, ctypes.byref(value), 0, 0, 0) == 0:
+            was = value.value
+    if libc is None or was is None or libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0:
+        yield
+        return
+    before = _children()
+    try:
+        yield
+    finally:
+        _kill_new_children(before)
+        if not was:  # only for the lint: a program that calls this API keeps its own process tree
+            libc.prctl(_PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0)
+
+
+def _libc() -> Any:
+    try:
+        import ctypes
+
+        return ctypes.CDLL(None, use_errno=True)
+    except (OSError, AttributeError):
+        return None
+
+
+def _children() -> set[int]:
+    found: set[int] = set()
+    try:
+        for task in os.listdir("/proc/self/task"):
+            with open(f"/proc/self/task/{task}/children") as handle:
+                found.update(int(pid) for pid in handle.read().split())
+    except OSError:
+        pass
+    return found
+
+
+def _kill_new_children(before: set[int], rounds: int = 20) -> None:
+    """Kill and reap the children that were not there before; a killed one's own orphans come next round."""
+    for _ in range(rounds):
+        new = _children() - before
+        if not new:
+            return
+        for pid in new:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        for pid in new:
+            try:
+                os.waitpid(pid, 0)
+            except OSError:
+                pass  # reaped by its transport already
+        time.sleep(0.01)
 
 
 # --------------------------------------------------------------------------- errors
