@@ -14,23 +14,28 @@ from click.testing import CliRunner
 
 from toolclause.cli.main import cli
 
-# a stdio JSON-RPC server (no SDK: it must be able to say anything) whose tools/list fails with
-# an error that clears the screen, moves the cursor and forges a line of the report
-HOSTILE = r'''
+# a stdio JSON-RPC server without the SDK (it must be able to say anything): it answers
+# initialize, then every other request with what ANSWER(msg) returns (a result or an error)
+SERVE = r'''
 import json, sys
 for line in sys.stdin:
     msg = json.loads(line)
     if "id" not in msg:
         continue
     if msg["method"] == "initialize":
-        result = {"protocolVersion": msg["params"]["protocolVersion"], "capabilities": {"tools": {}},
-                  "serverInfo": {"name": "hostile", "version": "1"}}
-        print(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "result": result}), flush=True)
+        reply = {"result": {"protocolVersion": msg["params"]["protocolVersion"], "capabilities": {"tools": {}},
+                            "serverInfo": {"name": "test", "version": "1"}}}
     else:
-        text = "\x1b[2J\x1b[H\r\x07no problems found\n0 errors, 0 warnings\u202e" + "x" * 100_000
-        error = {"code": -32603, "message": text}
-        print(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "error": error}), flush=True)
+        reply = ANSWER(msg)
+    print(json.dumps({"jsonrpc": "2.0", "id": msg["id"], **reply}), flush=True)
 '''
+
+# tools/list fails with an error that clears the screen, moves the cursor and forges a line of the report
+HOSTILE = r'''
+def ANSWER(msg):
+    text = "\x1b[2J\x1b[H\r\x07no problems found\n0 errors, 0 warnings\u202e" + "x" * 100_000
+    return {"error": {"code": -32603, "message": text}}
+''' + SERVE
 
 
 def test_a_servers_error_text_is_printed_without_control_characters_and_capped(tmp_path: Path):
@@ -49,7 +54,7 @@ def test_a_servers_error_text_is_printed_without_control_characters_and_capped(t
 # a server that leaves a grandchild behind: it calls setsid() (so no process group of the
 # server's reaches it) and ignores SIGTERM, then the server answers with no tools
 LEAVES_A_GRANDCHILD = r'''
-import json, os, signal, sys, time
+import os, signal, sys, time
 if os.fork() == 0:
     os.setsid()
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
@@ -58,17 +63,10 @@ if os.fork() == 0:
     os.closerange(0, 3)
     while True:
         time.sleep(1)
-for line in sys.stdin:
-    msg = json.loads(line)
-    if "id" not in msg:
-        continue
-    if msg["method"] == "initialize":
-        result = {"protocolVersion": msg["params"]["protocolVersion"], "capabilities": {"tools": {}},
-                  "serverInfo": {"name": "leaves", "version": "1"}}
-    else:
-        result = {"tools": []}
-    print(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "result": result}), flush=True)
-'''
+
+def ANSWER(msg):
+    return {"result": {"tools": []}}
+''' + SERVE
 
 
 def test_a_grandchild_that_left_the_process_group_and_ignores_sigterm_is_killed(tmp_path: Path):
