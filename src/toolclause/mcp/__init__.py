@@ -1,6 +1,6 @@
 """MCP: live-server loading (and, later, serving), on the official `mcp` SDK.
 
-This package is named like the SDK on purpose (DESIGN's layers); its modules
+This package is named like the SDK on purpose (the layer that talks MCP); its modules
 import the SDK absolutely (`import mcp` under `from __future__ import
 annotations` is the top-level SDK, never this package).  Nothing is imported
 here, so `toolclause lint` on files never pays for the SDK.

@@ -1,4 +1,4 @@
-"""The runtime gate: `Toolbox`, `@box.tool`, `box.call` → structured results (runtime-semantics.md).
+"""The runtime gate: `Toolbox`, `@box.tool`, `box.call` → structured results (docs/runtime.md).
 
 Modules, in the order a call meets them: registry (bound tools, export
 routing), arguments (parse), validation (compiled validators, error details),

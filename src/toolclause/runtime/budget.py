@@ -1,4 +1,4 @@
-"""The correction budget (runtime-semantics.md §2): stop a model from repeating the same mistake.
+"""The correction budget (docs/runtime.md): stop a model from repeating the same mistake.
 
 Per (run, tool): the fingerprints of the invalid argument sets seen and the
 number of failed attempts.  The same invalid set twice → REPEATED_INVALID_CALL,

@@ -1,4 +1,4 @@
-"""Stage 4 of a call: the claim (idempotency and confirmation, runtime-semantics.md §3–4).
+"""Stage 4 of a call: the claim (idempotency and confirmation, docs/runtime.md).
 
 The call path asks the claim stage, after validation and before execution,
 whether this call may run:

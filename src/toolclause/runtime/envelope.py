@@ -1,4 +1,4 @@
-"""The outcome of one call, and its shapes for each protocol (runtime-semantics.md §2).
+"""The outcome of one call, and its shapes for each protocol (docs/runtime.md).
 
     success  {"ok": true, "data": <JSON value>}
     failure  {"ok": false, "error": {code, message, retryable, userAction, details}, "traceId": "…"}

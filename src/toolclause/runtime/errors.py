@@ -12,7 +12,7 @@ Whatever else a tool raises is translated at the boundary (`translate`):
 timeouts → UPSTREAM_TIMEOUT, network failures → UPSTREAM_UNAVAILABLE, anything
 else → INTERNAL_ERROR with no internals (the exception goes to the log).
 
-`CODES` is the table of runtime-semantics.md §2; a test keeps it and the
+`CODES` is the table of docs/runtime.md; a test keeps it and the
 document's table in step.
 """
 

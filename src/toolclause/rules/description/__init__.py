@@ -1,4 +1,4 @@
-"""Family D rules: descriptions and ambiguity (see RULES.md)."""
+"""Family D rules: descriptions and ambiguity (`toolclause rules` lists them)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Family N rules: tool and property names (see RULES.md)."""
+"""Family N rules: tool and property names (`toolclause rules` lists them)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Family P: provider and protocol compatibility (see RULES.md)."""
+"""Family P: provider and protocol compatibility (`toolclause rules` lists them)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Family R: does a tool's bound code keep its contract? (see RULES.md)
+"""Family R: does a tool's bound code keep its contract? (`toolclause rules` lists them)
 
 R001 (unstructured-error) and R003 (default-mismatch) need the Python function
 bound to the contract, so they cannot run on contract files: `RULES` holds their

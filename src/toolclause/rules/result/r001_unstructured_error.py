@@ -78,7 +78,7 @@ UNSTRUCTURED = frozenset({
 })
 
 
-# the runtime taxonomy (runtime-semantics.md §2); runtime/errors.py's CODES must list the same
+# the runtime taxonomy (docs/runtime.md); runtime/errors.py's CODES must list the same
 # codes (a test checks), kept here because rules sit below the runtime and never import it
 STANDARD_CODES = frozenset({
     "INVALID_ARGUMENTS_JSON", "VALIDATION_ERROR", "UNKNOWN_TOOL", "REPEATED_INVALID_CALL",

@@ -1,4 +1,4 @@
-"""Family S: is the schema valid JSON Schema at all? (see RULES.md)"""
+"""Family S: is the schema valid JSON Schema at all? (`toolclause rules` lists them)"""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Family C: contract tightness — does the schema let junk through? (see RULES.md)"""
+"""Family C: contract tightness — does the schema let junk through? (`toolclause rules` lists them)"""
 
 from __future__ import annotations
 
