@@ -179,6 +179,8 @@ def test_an_equivalent_rewrite_is_identical_in_meaning(data):
     # the rewrite really is equivalent: both accept the same instances
     before, after = jsonschema_rs.validator_for(old), jsonschema_rs.validator_for(new)
     assert [before.is_valid(s) for s in samples] == [after.is_valid(s) for s in samples], (old, new)
+    for schema in (old, new):  # a normal form is its own normal form
+        assert normal_form(normal_form(schema)) == normal_form(schema)
     changes = diff(tool(old), tool(new)).changes
     assert changes == [], (json.dumps(old), json.dumps(new), [(c.kind, c.old_pointer, c.new_pointer) for c in changes])
     PAIRS["generated"] += 1
@@ -239,3 +241,11 @@ def test_normal_form_leaves_its_input_alone_and_stops_at_depth():
     for _ in range(200):
         deep = {"anyOf": [deep]}
     normal_form(deep)  # bounded: no recursion error
+
+
+def test_a_definition_moved_behind_a_ref_is_identical_in_meaning():
+    inline = {"type": "object", "properties": {"a": {"type": ["string", "null"], "minLength": 1}}}
+    behind_ref = {"type": "object", "properties": {"a": {"$ref": "#/$defs/A"}},
+                  "$defs": {"A": {"anyOf": [{"type": "string", "minLength": 1}, {"type": "null"}]}}}
+    assert diff(tool(inline), tool(behind_ref)).changes == []
+    assert diff(tool(behind_ref), tool(inline)).changes == []

@@ -58,6 +58,7 @@ FINITE_TYPES = {"null": [None], "boolean": [False, True]}
 TRIVIAL = {"minLength": 0, "minItems": 0, "minProperties": 0, "uniqueItems": False, "required": [], "allOf": []}
 ACCEPTS_ANYTHING = (True, {})
 _REFERENCES = ('"$ref"', '"$dynamicRef"', '"$recursiveRef"')
+_MERGING = ("allOf", "anyOf", "oneOf")
 
 
 class _Unsafe(Exception):
@@ -70,6 +71,8 @@ def canon(value: Any) -> str:
 
 def normal_form(schema: Any) -> Any:
     """`schema` rewritten into its normal form (a new object; the input is not changed)."""
+    if not any(f'"{keyword}"' in canon(schema) for keyword in _MERGING):
+        return _normal(schema, 0)  # one pass reaches the normal form when no branches are merged
     for _ in range(MAX_PASSES):
         rewritten = _normal(schema, 0)
         if canon(rewritten) == canon(schema):
@@ -113,7 +116,7 @@ def _normal(schema: Any, depth: int) -> Any:
     if not isinstance(schema, dict) or depth > MAX_DEPTH:
         return schema
     out = {key: _normal_child(key, value, depth) for key, value in schema.items()}
-    for step in (_nullable, _trivial, _all_of, _one_of, _any_of, _values, _type):
+    for step in (_nullable, _trivial, _type, _all_of, _one_of, _any_of, _values):
         try:
             out = step(out)
         except _Unsafe:
@@ -371,7 +374,10 @@ def _values(schema: dict[str, Any]) -> dict[str, Any]:
     if has_enum and "const" in schema:
         values = [v for v in values if canon(_plain(v)) == canon(_plain(schema["const"]))]
     rest = {k: v for k, v in schema.items() if k not in ANNOTATIONS and k not in ("enum", "const")}
-    if rest:
+    if set(rest) == {"type"}:
+        types = _types_of(rest) or frozenset()
+        values = [v for v in values if any(value_has_type(v, name) for name in types)]
+    elif rest:
         text = canon(rest)
         if any(ref in text for ref in _REFERENCES):
             raise _Unsafe

@@ -37,10 +37,10 @@ def readable_sides(old: Any, new: Any) -> tuple[LoadResult, LoadResult]:
     of tools "added" or "removed" followed by an error.
     """
     before, after = load_side(old), load_side(new)
-    problems = [f"{label}: {problem.file}{problem.pointer}: {problem.message}"
+    problems = [f"{label} side {problem.file}{problem.pointer}: {problem.message}"
                 for label, side in (("old", before), ("new", after)) for problem in side.unreadable]
     if problems:
-        raise DiffInputError("cannot read both sides, nothing compared; " + "; ".join(problems))
+        raise DiffInputError("nothing compared: " + "; ".join(problems))
     return before, after
 
 
