@@ -20,11 +20,12 @@ import time
 
 from toolclause import Toolbox
 
-LEASE = 1.0
+LEASE = 1.0            # short, so a killed holder's lease runs out within the test
+CONTENTION_LEASE = 30.0  # long: under 100 contending threads on 2 cores a renewal can lag a second
 
 
-def build(url: str, ledger: str, pause: float) -> Toolbox:
-    box = Toolbox(url, lint="off", lease=LEASE)
+def build(url: str, ledger: str, pause: float, lease: float = LEASE) -> Toolbox:
+    box = Toolbox(url, lint="off", lease=lease)
 
     def record(line: str) -> None:
         fd = os.open(ledger, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
@@ -51,7 +52,7 @@ def build(url: str, ledger: str, pause: float) -> Toolbox:
 
 
 def contend(url: str, ledger: str, start_at: float, keys_json: str) -> None:
-    box = build(url, ledger, pause=0.2)
+    box = build(url, ledger, pause=0.2, lease=CONTENTION_LEASE)
     plans = json.loads(keys_json)
     results: list[list[dict]] = [[] for _ in plans]
 
