@@ -19,8 +19,9 @@ PACKAGE = Path(__file__).resolve().parents[1] / "src" / "toolclause"
 
 # lowest first; the names of one row may import one another
 LAYERS: list[tuple[str, frozenset[str]]] = [
-    # self-contained helpers every layer may use: version, GC pausing, provider facts, did-you-mean, word lists
-    ("foundation", frozenset({"_version", "_gc", "targets", "suggest", "lexicon"})),
+    # self-contained helpers every layer may use: version, GC pausing, provider facts, format names,
+    # did-you-mean, word lists
+    ("foundation", frozenset({"_version", "_gc", "targets", "formats", "suggest", "lexicon"})),
     ("model", frozenset({"model"})),            # frozen data, no I/O
     ("loading", frozenset({"loading"})),        # bytes, files → contracts with a source map
     ("schema", frozenset({"schema"})),          # JSON Schema walking, meta-validation, normalisation

@@ -22,11 +22,12 @@ import click
 
 from .._gc import gc_paused
 from .._version import __version__
-from ..loading import INPUT_FORMATS
-from ..report import DIFF_FORMATS, REPORTERS
+from ..formats import DIFF_FORMATS, INPUT_FORMATS, REPORT_FORMATS
 from ..targets import EXPORT_TARGETS, LINT_ALIASES, LINT_TARGETS
 from . import snapshot_command, state_command
-from .running import CliError, LintRequest, exit_code, run_lint
+
+# Each command imports what it runs when it runs (the linter, the reporters, the exporters, the diff
+# classifier), so `toolclause --version`, `--help` and a usage error cost only click and this module.
 
 if TYPE_CHECKING:
     from rich.progress import Progress, TaskID
@@ -124,7 +125,7 @@ def _http_headers(ctx: click.Context, param: click.Parameter,
 @click.argument("paths", nargs=-1)
 @click.option("--target", "targets", callback=_comma_choice, metavar="LIST",
               help=f"Providers to check against, comma separated: {', '.join([*LINT_TARGETS, *LINT_ALIASES])}.")
-@click.option("--format", "output_format", type=click.Choice(list(REPORTERS)), default="text", show_default=True)
+@click.option("--format", "output_format", type=click.Choice(REPORT_FORMATS), default="text", show_default=True)
 @click.option("--select", metavar="CODES", help="Only these rule codes or prefixes (e.g. S,N001).")
 @click.option("--ignore", metavar="CODES", help="Skip these rule codes or prefixes (added to the configuration's).")
 @click.option("--fail-on", type=click.Choice(["error", "warning", "info", "never"]),
@@ -159,6 +160,9 @@ def lint_command(paths: tuple[str, ...], targets: str | None, output_format: str
     if not paths and server is None and url is None:
         raise click.UsageError("give at least one PATH (a file, a folder, or - for standard input), "
                                "or a live server with --server CMD or --url URL")
+    from ..report import REPORTERS
+    from .running import CliError, LintRequest, exit_code, run_lint
+
     request = LintRequest(paths=paths, targets=targets, select=select, ignore=ignore, fail_on=fail_on, fix=fix,
                           config_file=config_file, baseline=baseline, write_baseline=write_baseline,
                           input_format=input_format, server=server, url=url, headers=headers, timeout=timeout)
@@ -242,6 +246,7 @@ def export_command(paths: tuple[str, ...], target: str, strict: bool, output: st
         raise click.UsageError("give at least one PATH (a file or a folder)")
     from ..report.drift import render_drift
     from .exporting import ExportRequest, parse_settings, run_export  # only `export` needs them
+    from .running import CliError
 
     try:
         options = {"schema": gemini_schema, "shape": mcp_shape, **parse_settings(settings)}

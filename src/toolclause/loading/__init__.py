@@ -15,12 +15,12 @@ becomes an `Unreadable` with a code, the file, the pointer and the reason.
 
 from __future__ import annotations
 
+from ..formats import INPUT_FORMATS
 from .codes import UNREADABLE
 from .contract_files import contract_kind, every_fixture, inline_fixtures, load_file_text
 from .documents import contracts_from_document
 from .files import load_file, load_paths, load_stdin
 from .result import LoadResult
-from .shapes import INPUT_FORMATS
 from .sources import load
 from .text import MAX_DOCUMENT_BYTES, SUFFIXES, detect_kind, load_text
 

@@ -351,8 +351,8 @@ READERS: dict[str, Reader] = {
     "rapidapi": read_rapidapi,
 }
 
-TOOL_FORMATS = tuple(READERS)
-INPUT_FORMATS = ("auto",) + TOOL_FORMATS  # what --input-format takes
+# the command line's names for these shapes are toolclause.formats.TOOL_FORMATS (known without importing
+# this module); tests/test_formats.py keeps the two in step
 
 # Shapes whose arguments are not written as JSON Schema: the loader builds the schema,
 # so a canonical node is not always a node of the user's file.

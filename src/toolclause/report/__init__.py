@@ -11,21 +11,31 @@ rule's documentation; `drift.py` what `export --check` found.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import importlib
+from collections.abc import Callable, Iterator, Mapping
 
-from . import github, json, junit, sarif, text
+from ..formats import DIFF_FORMATS, REPORT_FORMATS
 from .base import FixSummary, LintRun
 
 Render = Callable[..., str]
 
-REPORTERS: dict[str, Render] = {
-    "text": text.render,
-    "json": json.render,
-    "sarif": sarif.render,
-    "github": github.render,
-    "junit": junit.render,
-}
 
-DIFF_FORMATS = ("text", "json", "markdown")
+class _Reporters(Mapping[str, Render]):
+    """Each format's `render`, imported on first use: a run imports only the reporter it prints with."""
+
+    def __getitem__(self, name: str) -> Render:
+        if name not in REPORT_FORMATS:
+            raise KeyError(name)
+        render: Render = importlib.import_module(f".{name}", __name__).render
+        return render
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(REPORT_FORMATS)
+
+    def __len__(self) -> int:
+        return len(REPORT_FORMATS)
+
+
+REPORTERS: Mapping[str, Render] = _Reporters()  # one module per name in toolclause.formats.REPORT_FORMATS
 
 __all__ = ["DIFF_FORMATS", "REPORTERS", "FixSummary", "LintRun"]
