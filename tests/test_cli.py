@@ -12,6 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from toolclause.cli import main as cli_main
+from toolclause.cli import running
 from toolclause.cli.main import cli
 from toolclause.rules import ALL_RULES
 
@@ -180,7 +181,7 @@ def test_an_unexpected_error_is_one_line(monkeypatch, capsys):
     def explode(*args, **kwargs):
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(cli_main, "run_lint", explode)
+    monkeypatch.setattr(running, "run_lint", explode)  # the lint command imports it when it runs
     monkeypatch.delenv("TOOLCLAUSE_DEBUG", raising=False)
     with pytest.raises(SystemExit) as info:
         cli_main.main(["lint", WEATHER])
