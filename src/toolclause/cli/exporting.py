@@ -81,7 +81,8 @@ def _tools(request: ExportRequest):
     loaded = load_paths(request.paths, None if request.input_format == "auto" else request.input_format)
     if loaded.unreadable:
         first = loaded.unreadable[0]
-        raise CliError(f"{len(loaded.unreadable)} input(s) could not be read (first: {first.file}"
+        line = f":{first.line}" if first.line is not None else ""
+        raise CliError(f"{len(loaded.unreadable)} input(s) could not be read (first: {first.file}{line}"
                        f"{first.pointer}: {first.message})")
     if not loaded.tools:
         raise CliError("no tool definitions found in " + ", ".join(request.paths))

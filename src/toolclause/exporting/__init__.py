@@ -53,7 +53,7 @@ def export(source: Any, target: str, strict: bool = False, *, fix_types: bool = 
     if target not in TARGETS:
         raise ValueError(f"unknown export target {target!r}; choose from {', '.join(TARGETS)}")
     options = ExportOptions(strict=strict, settings=dict(settings or {}))
-    if EXPORT_TARGETS[target].reads == "schemas":
+    if EXPORT_TARGETS[target].reads == "schemas" and not _is_contracts(source):
         tools = structured_output.schemas_as_contracts(_schemas(source))
     else:
         tools = _contracts(source, input_format)
@@ -62,11 +62,15 @@ def export(source: Any, target: str, strict: bool = False, *, fix_types: bool = 
     return TARGETS[target].export_tools(tools, options)
 
 
+def _is_contracts(source: Any) -> bool:
+    """Contracts given as they are (one, or a list): carriers of schemas for `structured-output`."""
+    return isinstance(source, ToolContract) or (
+        isinstance(source, (list, tuple)) and bool(source) and all(isinstance(t, ToolContract) for t in source))
+
+
 def _contracts(source: Any, input_format: str | None) -> list[ToolContract]:
-    if isinstance(source, (list, tuple)) and source and all(isinstance(t, ToolContract) for t in source):
-        return list(source)
-    if isinstance(source, ToolContract):
-        return [source]
+    if _is_contracts(source):
+        return [source] if isinstance(source, ToolContract) else list(source)
     from ..loading import load
 
     return load(source, input_format)

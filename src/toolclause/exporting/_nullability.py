@@ -49,6 +49,11 @@ def is_object(schema: dict[str, Any]) -> bool:
     return types == "object" or isinstance(types, list) and "object" in types
 
 
+def is_array(schema: dict[str, Any]) -> bool:
+    types = schema.get("type")
+    return types == "array" or isinstance(types, list) and "array" in types
+
+
 def object_branches(schema: dict[str, Any]) -> bool:
     """A composition whose every branch is an object (so the node itself can say `type: object`)."""
     for keyword in ("anyOf", "oneOf", "allOf"):

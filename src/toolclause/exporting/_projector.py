@@ -18,6 +18,7 @@ runtime walking the canonical schema can find them (see normalize.py).
 
 from __future__ import annotations
 
+import difflib
 import json
 from typing import Any
 
@@ -27,7 +28,7 @@ from ..schema.refs import ref_target, resolve_ref
 from ..targets import JSON_SCHEMA_TYPES
 from .base import Loss
 from ..schema.nullability import make_nullable
-from ._nullability import disjoint, is_object, object_branches, to_openapi_nullable
+from ._nullability import disjoint, is_array, is_object, object_branches, to_openapi_nullable
 from .names import valid_names
 
 # Keywords that only annotate: dropping them changes nothing a validator checks.
@@ -48,6 +49,13 @@ MAX_INLINE_DEPTH = 3  # how often one definition may be inlined inside itself be
 MAX_PROJECTED_NODES = 100_000
 """Schema nodes one projection may write.  Inlining copies a definition at every $ref to it, so
 twenty levels that each name the next twice write 2**20 nodes from a few hundred bytes."""
+
+
+def _is_map(schema: dict[str, Any]) -> bool:
+    """Free keys whose values share one schema, and nothing else: `{"additionalProperties": {...}}`."""
+    extra = schema.get("additionalProperties")
+    return isinstance(extra, dict) and bool(extra) and not schema.get("properties") and \
+        not schema.get("patternProperties")
 
 
 class TooLargeToInline(Exception):
@@ -153,9 +161,31 @@ class Projector:
             handled = self._keyword(key, value, schema, here, sources.get(key, src), depth, out, dropped)
             if not handled:
                 dropped[key] = value
+        if isinstance(out.get("required"), list):
+            self._required(out, sources.get("required", src), sources.get("properties", src))
         self._finish(out, schema, src, dropped, depth, is_root)
         del self._inlining[mark:]
         return out
+
+    def _required(self, out: dict[str, Any], owner: str, properties_owner: str) -> None:
+        """Required names follow their properties' renames; a name that is no property cannot stay in a
+        closed object (no value could be accepted), so it goes, reported."""
+        exported = {canonical: name for name, canonical in self.renames.get(properties_owner[len(self.base):],
+                                                                            {}).items()}
+        out["required"] = [exported.get(r, r) for r in out["required"]]
+        if not self.profile.close_objects or not is_object(out):
+            return
+        properties = out.get("properties") if isinstance(out.get("properties"), dict) else {}
+        kept = []
+        for index, name in enumerate(out["required"]):
+            if name in properties:
+                kept.append(name)
+                continue
+            guess = difflib.get_close_matches(name, list(properties), n=1)
+            self.lose("required-not-a-property", f"{owner}/required/{index}", "required",
+                      f"'{name}' is required but is not a property, and a closed object cannot require it; "
+                      f"it was left out" + (f" (did you mean '{guess[0]}'? it stays optional)" if guess else ""))
+        out["required"] = kept
 
     def _keyword(self, key: str, value: Any, schema: dict[str, Any], here: str, owner: str, depth: int,
                  out: dict[str, Any], dropped: dict[str, Any]) -> bool:
@@ -343,6 +373,11 @@ class Projector:
     def _finish(self, out: dict[str, Any], schema: dict[str, Any], src: str, dropped: dict[str, Any],
                 depth: int, is_root: bool) -> None:
         p = self.profile
+        if p.close_objects and is_object(out) and _is_map(schema) and self._map_as_pairs(out, schema, src, dropped,
+                                                                                             depth):
+            is_object_now = False
+        else:
+            is_object_now = True
         if p.need_type and "type" not in out and not any(k in out for k in ("anyOf", "$ref", "enum", "const")):
             inferred = next((t for t, keys in _INFER_TYPE if any(k in schema for k in keys)), None)
             if inferred is not None:
@@ -358,11 +393,53 @@ class Projector:
                 self.lose("keyword-unsupported", f"{src}/{escape_token(key)}", key,
                           f"'{key}': {json.dumps(value, ensure_ascii=False)[:60]} is not supported by the target; "
                           f"it is stated in the description but no longer enforced")
-        if is_object(out):
+        if p.array_items and is_array(out) and "items" not in out:
+            self._items_for_array(out, src, depth)
+        if is_object_now and is_object(out):
             self._close(out, src, root=is_root, had_extra=schema.get("additionalProperties"),
                         had_properties=isinstance(schema.get("properties"), dict))
         if p.openapi:
             to_openapi_nullable(out)
+
+    def _items_for_array(self, out: dict[str, Any], src: str, depth: int) -> None:
+        """The target rejects an array without `items`: any element (`{}`) where it takes that, else the
+        scalars, reported."""
+        if not self.profile.need_type:
+            out["items"] = {}
+            return
+        self.lose("any-value-narrowed", f"{src}/items", "items",
+                  "the array declares no items: its elements were narrowed to a string, number, boolean or "
+                  "null (the target needs an items schema)")
+        out["items"] = {"anyOf": [dict(b) for b in ANY_VALUE]}
+
+    def _map_as_pairs(self, out: dict[str, Any], schema: dict[str, Any], src: str, dropped: dict[str, Any],
+                      depth: int) -> bool:
+        """A map (free keys, each value one schema) that a closed object cannot hold, sent as an array of
+        `{key, value}` pairs: nothing is lost, and `to_canonical_arguments` turns the pairs back into the
+        map.  False (nothing changed) when the node may also be something other than an object."""
+        types = out.get("type")
+        others = set(types if isinstance(types, list) else [types]) - {"object", "null"}
+        if others:
+            return False
+        out["type"] = "array" if types == "object" else ["array" if t == "object" else t for t in types]
+        value = self.node(schema["additionalProperties"], f"{src}/additionalProperties", depth + 1)
+        out["items"] = {"type": "object",
+                        "properties": {"key": {"type": "string"}, "value": value},
+                        "required": ["key", "value"], "additionalProperties": False}
+        for key in ("properties", "required", "additionalProperties"):
+            out.pop(key, None)
+        for bound, items in (("minProperties", "minItems"), ("maxProperties", "maxItems")):
+            count = dropped.get(bound, out.get(bound))
+            out.pop(bound, None)
+            if isinstance(count, int) and not isinstance(count, bool) and \
+                    (self.profile.keep is None or items in self.profile.keep) and \
+                    (self.profile.min_items is None or items != "minItems" or count in self.profile.min_items):
+                dropped.pop(bound, None)
+                out[items] = count
+        note = "A map: one {key, value} item per entry."
+        description = out.get("description")
+        out["description"] = f"{description} {note}" if isinstance(description, str) and description else note
+        return True
 
     def _any(self, src: str, out: dict[str, Any]) -> dict[str, Any]:
         self.lose("any-value-narrowed", src, "type",

@@ -47,14 +47,15 @@ class Profile:
     const_to_enum: bool = False
     openapi: bool = False                       # Gemini `parameters`: one type + nullable, string enums
     regex_check: Callable[[str], Any] | None = None
+    array_items: bool = False                   # `items` on every array (OpenAI rejects one without, in any mode)
 
 
 PROFILES: dict[str, Profile] = {
-    "openai": Profile("openai", objects_need_properties=True, merge_root_composition=True),
+    "openai": Profile("openai", objects_need_properties=True, merge_root_composition=True, array_items=True),
     "openai-strict": Profile(
         "openai-strict", keep=OPENAI_STRICT_KEYWORDS, all_required=True, close_objects=True,
         objects_need_properties=True, need_type=True, formats=OPENAI_STRICT_FORMATS, one_of_to_any_of=True,
-        inline_refs="siblings", merge_root_composition=True),
+        inline_refs="siblings", merge_root_composition=True, array_items=True),
     "anthropic": Profile("anthropic", merge_root_composition=True, property_rule=PROPERTY_NAME_RULES["anthropic"],
                          property_top_only=True),
     "anthropic-strict": Profile(

@@ -59,6 +59,8 @@ class _Walk:
         branch = self._branch(value, nodes)
         if branch:
             nodes += [n for schema, pointer in branch for n in self.applicable(schema, pointer)]
+        if isinstance(value, list) and any(_is_map(node) for node, _ in nodes) and _pairs(value):
+            value = {pair["key"]: pair["value"] for pair in value}  # a map the strict projection sent as pairs
         if isinstance(value, dict):
             return self._object(value, nodes, depth)
         if isinstance(value, list):
@@ -81,9 +83,12 @@ class _Walk:
     def _object(self, value: dict[str, Any], nodes: list[tuple[Mapping[str, Any], str]], depth: int) -> dict[str, Any]:
         renames: dict[str, str] = {}
         properties: dict[str, list[tuple[Any, str]]] = {}
+        extra: list[tuple[Any, str]] = []  # the schemas of keys no `properties` names
         required: set[str] = set()
         for schema, pointer in nodes:
             renames.update(self.property_map.get(pointer, {}))
+            if isinstance(schema.get("additionalProperties"), Mapping):
+                extra.append((schema["additionalProperties"], f"{pointer}/additionalProperties"))
             props = schema.get("properties")
             if isinstance(props, Mapping):
                 for name, sub in props.items():
@@ -96,7 +101,10 @@ class _Walk:
             subs = properties.get(name)
             if item is None and subs and name not in required and not all(allows_null(s) for s, _ in subs):
                 continue  # null meant "not given": the canonical schema has no null here
-            out[name] = self.value(item, subs, depth + 1) if subs else item
+            if subs:
+                out[name] = self.value(item, subs, depth + 1)
+            else:
+                out[name] = self.value(item, extra, depth + 1) if extra else item
         return out
 
     def _array(self, value: list[Any], nodes: list[tuple[Mapping[str, Any], str]], depth: int) -> list[Any]:
@@ -110,6 +118,32 @@ class _Walk:
                 elif isinstance(items, Mapping):
                     out[index] = self.value(item, [(items, f"{pointer}/items")], depth + 1)
         return out
+
+
+def _is_map(schema: Mapping[str, Any]) -> bool:
+    """A canonical map (free keys, one value schema) that cannot itself be an array: strict exports send
+    it as `[{"key": …, "value": …}]` (see exporting/_projector.py)."""
+    extra = schema.get("additionalProperties")
+    types = schema.get("type")
+    types = [types] if isinstance(types, str) else types if isinstance(types, list) else []
+    return isinstance(extra, Mapping) and bool(extra) and not schema.get("properties") and \
+        not schema.get("patternProperties") and "object" in types and "array" not in types
+
+
+def _pairs(value: list[Any]) -> bool:
+    return all(isinstance(p, dict) and set(p) == {"key", "value"} and isinstance(p["key"], str) for p in value)
+
+
+def _map_schema(projection: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    """The value schema of a map projected as `{key, value}` pairs, else None."""
+    items = projection.get("items")
+    types = projection.get("type")
+    if not isinstance(items, Mapping) or not (types == "array" or isinstance(types, list) and "array" in types):
+        return None
+    props = items.get("properties")
+    if isinstance(props, Mapping) and set(props) == {"key", "value"} and items.get("required") == ["key", "value"]:
+        return props["value"]
+    return None
 
 
 def _fits(value: Any, schema: Any, walk: _Walk) -> bool:
@@ -162,6 +196,9 @@ def to_strict_arguments(arguments: Any, projection: Mapping[str, Any], depth: in
             if name not in out and name in props and allows_null(props[name]):
                 out[name] = None
         return out
+    value_schema = _map_schema(projection)
+    if isinstance(arguments, dict) and value_schema is not None:
+        return [{"key": k, "value": to_strict_arguments(v, value_schema, depth + 1, root)} for k, v in arguments.items()]
     if isinstance(arguments, list) and isinstance(projection.get("items"), Mapping):
         return [to_strict_arguments(v, projection["items"], depth + 1, root) for v in arguments]
     return arguments

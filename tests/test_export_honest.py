@@ -1,0 +1,159 @@
+"""Export never ships what the target rejects and never changes meaning silently: strict projections the
+target accepts, every change a reported loss, maps kept as {key, value} pairs, lint errors refused."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import jsonschema_rs
+import pytest
+from click.testing import CliRunner
+
+from toolclause.cli.main import cli
+from toolclause.exporting import export, to_canonical_arguments, to_strict_arguments
+from toolclause.targets import OPENAI_STRICT_KEYWORDS
+
+USER = {"name": "update_user", "description": "Updates one user's email, tags and labels; returns the user.",
+        "inputSchema": {"type": "object", "additionalProperties": False,
+                        "properties": {"email": {"type": "string", "description": "The new email address."},
+                                       "tags": {"type": "array", "description": "Tags to set."},
+                                       "labels": {"type": "object", "description": "Labels by name.",
+                                                  "additionalProperties": {"type": "string"}, "maxProperties": 5}},
+                        "required": ["emial"]}}
+
+
+def _parameters(result):
+    return result.payload[0]["function"]["parameters"]
+
+
+def strict_problems(schema, pointer=""):
+    """An independent check of OpenAI's strict subset: closed objects with properties, every property
+    required, items on every array, only the keywords strict mode takes."""
+    if not isinstance(schema, dict):
+        return [f"{pointer}: not a schema"]
+    problems = [f"{pointer}: keyword {k}" for k in schema if k not in OPENAI_STRICT_KEYWORDS]
+    types = schema.get("type")
+    types = [types] if isinstance(types, str) else types or []
+    if "object" in types:
+        if schema.get("additionalProperties") is not False or not isinstance(schema.get("properties"), dict):
+            problems.append(f"{pointer}: open object")
+        elif sorted(schema.get("required") or []) != sorted(schema["properties"]):
+            problems.append(f"{pointer}: required {schema.get('required')} is not every property")
+        for name, sub in (schema.get("properties") or {}).items():
+            problems += strict_problems(sub, f"{pointer}/properties/{name}")
+    if "array" in types:
+        if not isinstance(schema.get("items"), dict):
+            problems.append(f"{pointer}: array without items")
+        else:
+            problems += strict_problems(schema["items"], f"{pointer}/items")
+    if not types and not any(k in schema for k in ("anyOf", "$ref", "enum", "const")):
+        problems.append(f"{pointer}: no type")
+    for i, branch in enumerate(schema.get("anyOf") or []):
+        problems += strict_problems(branch, f"{pointer}/anyOf/{i}")
+    for name, sub in (schema.get("$defs") or {}).items():
+        problems += strict_problems(sub, f"{pointer}/$defs/{name}")
+    return problems
+
+
+# --------------------------------------------------------------------------- structured-output from the CLI
+
+def test_structured_output_strict_from_the_cli(tmp_path: Path):
+    (tmp_path / "handoff.json").write_text(json.dumps({"type": "object", "properties": {"ticket": {"type": "string"}}}))
+    for source in (tmp_path, tmp_path / "handoff.json"):
+        run = CliRunner().invoke(cli, ["export", str(source), "--target", "structured-output", "--strict"])
+        assert run.exit_code == 0, run.output
+        schema = json.loads(run.stdout)["handoff"]["openai"]["json_schema"]["schema"]
+        assert schema["required"] == ["ticket"] and strict_problems(schema) == []
+
+
+# --------------------------------------------------------------------------- strict: accepted, every change reported
+
+def test_a_required_name_that_is_no_property_is_reported_not_dropped_silently():
+    result = export(USER, "openai-chat", strict=True)
+    (loss,) = [l for l in result.losses if l.code == "required-not-a-property"]
+    assert loss.pointer == "/inputSchema/required/0" and "'emial'" in loss.lost and "'email'" in loss.lost
+    assert _parameters(result)["properties"]["email"]["type"] == ["string", "null"]  # still optional, and said so
+    anthropic = export(USER, "anthropic", strict=True)
+    assert "emial" not in anthropic.payload[0]["input_schema"].get("required", [])
+    assert any(l.code == "required-not-a-property" for l in anthropic.losses)
+
+
+def test_required_follows_a_renamed_property():
+    tool = {"name": "t", "description": "Sets a header value on the next request; returns nothing.",
+            "inputSchema": {"type": "object", "properties": {"Content Type": {"type": "string"}},
+                            "required": ["Content Type"]}}
+    for strict in (False, True):
+        schema = export(tool, "anthropic", strict=strict).payload[0]["input_schema"]
+        assert schema["required"] == list(schema["properties"]) != ["Content Type"]
+
+
+def test_an_array_without_items_gets_items_the_target_accepts():
+    strict = export(USER, "openai-chat", strict=True)
+    tags = _parameters(strict)["properties"]["tags"]
+    assert tags["type"] == ["array", "null"] and {"type": "string"} in tags["items"]["anyOf"]
+    assert any(l.pointer == "/inputSchema/properties/tags/items" and l.code == "any-value-narrowed"
+               for l in strict.losses)
+    plain = export(USER, "openai-chat")
+    assert _parameters(plain)["properties"]["tags"]["items"] == {}  # any element, as before: nothing lost
+    assert not any(l.pointer.startswith("/inputSchema/properties/tags") for l in plain.losses)
+
+
+def test_a_map_goes_out_as_key_value_pairs_and_comes_back_as_the_map():
+    result = export(USER, "openai-chat", strict=True)
+    parameters = _parameters(result)
+    labels = parameters["properties"]["labels"]
+    assert labels["type"] == ["array", "null"] and labels["maxItems"] == 5
+    assert labels["items"]["properties"]["value"] == {"type": "string"}
+    assert not any("labels" in l.pointer for l in result.losses)
+    assert strict_problems(parameters) == []
+    canonical = {"email": "a@example.com", "labels": {"team": "core", "tier": "gold"}}
+    sent = to_strict_arguments(canonical, parameters)
+    assert sent["labels"] == [{"key": "team", "value": "core"}, {"key": "tier", "value": "gold"}]
+    jsonschema_rs.validator_for(parameters).validate(sent)
+    assert to_canonical_arguments(sent, USER["inputSchema"]) == canonical
+
+
+def test_map_values_are_walked_back_too():
+    schema = {"type": "object", "properties": {"people": {"type": "object", "additionalProperties": {
+        "type": "object", "properties": {"age": {"type": "integer"}, "nick": {"type": "string"}}}}}}
+    tool = {"name": "t", "description": "Stores people by id and returns how many were stored.", "inputSchema": schema}
+    parameters = _parameters(export(tool, "openai-chat", strict=True))
+    assert strict_problems(parameters) == []
+    canonical = {"people": {"ann": {"age": 3}}}
+    sent = to_strict_arguments(canonical, parameters)
+    assert sent == {"people": [{"key": "ann", "value": {"age": 3, "nick": None}}]}
+    jsonschema_rs.validator_for(parameters).validate(sent)
+    assert to_canonical_arguments(sent, schema) == canonical
+
+
+def test_a_list_that_is_not_pairs_is_left_as_sent():
+    schema = {"type": "object", "properties": {"m": {"type": "object", "additionalProperties": {"type": "string"}}}}
+    assert to_canonical_arguments({"m": [1, 2]}, schema) == {"m": [1, 2]}
+    assert to_canonical_arguments({"m": [{"key": 1, "value": "x"}]}, schema) == {"m": [{"key": 1, "value": "x"}]}
+
+
+def test_the_strict_projection_passes_the_independent_check():
+    tool = {**USER, "inputSchema": {k: v for k, v in USER["inputSchema"].items() if k != "required"}}
+    assert strict_problems(_parameters(export(tool, "openai-chat", strict=True))) == []
+    assert strict_problems(_parameters(export(USER, "openai-chat", strict=True))) == []
+
+
+def test_an_unreadable_jsonl_line_is_named_by_its_number(tmp_path: Path):
+    (tmp_path / "t.jsonl").write_text('{"name": "a", "inputSchema": {"type": "object"}}\n{bad\n')
+    run = CliRunner().invoke(cli, ["export", str(tmp_path / "t.jsonl"), "--target", "mcp"])
+    assert run.exit_code == 2 and f"{tmp_path / 't.jsonl'}:2" in run.output
+
+
+CORPORA = Path(__file__).resolve().parents[1].parent / "shared" / "corpora"
+
+
+@pytest.mark.skipif(not CORPORA.exists(), reason="../shared/corpora is absent")
+def test_every_strict_openai_tool_of_the_corpus_passes_the_independent_check():
+    from toolclause.exporting import with_fixed_types
+    from toolclause.loading import load_paths
+
+    tools = [with_fixed_types(t) for t in load_paths(sorted(str(p) for p in CORPORA.glob("*/tools.jsonl"))).tools]
+    problems = [f"{tool['function']['name']}{problem}" for tool in export(tools, "openai-chat", True).payload
+                for problem in strict_problems(tool["function"]["parameters"])]
+    assert len(tools) > 1000 and problems == []
