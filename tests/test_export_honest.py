@@ -157,3 +157,55 @@ def test_every_strict_openai_tool_of_the_corpus_passes_the_independent_check():
     problems = [f"{tool['function']['name']}{problem}" for tool in export(tools, "openai-chat", True).payload
                 for problem in strict_problems(tool["function"]["parameters"])]
     assert len(tools) > 1000 and problems == []
+
+
+# --------------------------------------------------------------------------- tools lint calls errors are refused
+
+def _write(folder: Path, tools) -> Path:
+    path = folder / "tools.json"
+    path.write_text(json.dumps(tools), encoding="utf-8")
+    return path
+
+
+def test_tools_with_lint_errors_are_refused_unless_allowed(tmp_path: Path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    source = _write(tmp_path, [USER])
+    refused = CliRunner().invoke(cli, ["export", str(source), "--target", "openai-chat", "--strict",
+                                       "-o", str(tmp_path / "out.json")])
+    assert refused.exit_code == 1 and refused.stdout == "" and not (tmp_path / "out.json").exists()
+    assert "refused: lint reports 1 error(s) in 1 tool(s)" in refused.stderr
+    assert "update_user  S003" in refused.stderr and "--allow-lint-errors" in refused.stderr
+    shipped = CliRunner().invoke(cli, ["export", str(source), "--target", "openai-chat", "--strict",
+                                       "--allow-lint-errors"])
+    assert shipped.exit_code == 0 and json.loads(shipped.stdout)[0]["function"]["name"] == "update_user"
+    assert "'emial' is required but is not a property" in shipped.stderr
+    (tmp_path / "toolclause.toml").write_text('ignore = ["S003"]\n', encoding="utf-8")  # the project's own choice
+    assert CliRunner().invoke(cli, ["export", str(source), "--target", "openai-chat", "--strict"]).exit_code == 0
+
+
+def test_a_refusal_lists_the_first_findings_and_counts_the_rest(tmp_path: Path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    tools = [{"name": f"get_{i}", "description": "Reads one record by its id and returns it whole.",
+              "inputSchema": {"type": "object", "properties": {"id": {"type": "string"}}, "required": ["idd"]}}
+             for i in range(12)] + [{"name": "get_0", "description": "Reads one record by its id and returns it.",
+                                     "inputSchema": {"type": "object", "properties": {}}}]
+    refused = CliRunner().invoke(cli, ["export", str(_write(tmp_path, tools)), "--target", "mcp"])
+    lines = refused.stderr.splitlines()
+    assert refused.exit_code == 1 and "13 error(s) in 12 tool(s)" in lines[0]
+    assert len([l for l in lines if "  S003  " in l]) == 10
+    assert lines[-1] == "  and 3 more: S003 ×2, S011 ×1"
+
+
+def test_names_the_export_maps_itself_are_not_refused(tmp_path: Path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    tool = {"name": "math.factorial", "description": "Computes n factorial and returns it as an integer.",
+            "inputSchema": {"type": "object", "properties": {"n": {"type": "integer"}}}}
+    run = CliRunner().invoke(cli, ["export", str(_write(tmp_path, [tool])), "--target", "openai-chat"])
+    assert run.exit_code == 0 and "math_factorial" in run.stdout
+
+
+def test_structured_output_schemas_are_held_to_the_schema_rules(tmp_path: Path):
+    (tmp_path / "handoff.json").write_text(json.dumps({"type": "object", "properties": {"a": {"type": "string"}},
+                                                       "required": ["b"]}))
+    run = CliRunner().invoke(cli, ["export", str(tmp_path), "--target", "structured-output"])
+    assert run.exit_code == 1 and "S003" in run.stderr and "D001" not in run.stderr

@@ -28,7 +28,10 @@ def test_a_malformed_input_schema_is_a_loss_not_a_crash(schema, strict, target):
 
 def test_the_cli_reports_the_tool_and_exits_normally(tmp_path: Path):
     (tmp_path / "t.json").write_text(json.dumps({"name": "get_thing", "description": "Gets it.", "inputSchema": False}))
-    result = CliRunner().invoke(cli, ["export", str(tmp_path / "t.json"), "--target", "openai-chat", "--strict"])
+    refused = CliRunner().invoke(cli, ["export", str(tmp_path / "t.json"), "--target", "openai-chat", "--strict"])
+    assert refused.exit_code == 1 and "internal error" not in refused.output and "S004" in refused.stderr
+    result = CliRunner().invoke(cli, ["export", str(tmp_path / "t.json"), "--target", "openai-chat", "--strict",
+                                      "--allow-lint-errors"])
     assert result.exit_code == 0 and "internal error" not in result.output
     assert "get_thing" in result.stderr and "not an object" in result.stderr
 

@@ -9,14 +9,18 @@ memory and compares it with the committed files, structurally.
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from ..exporting import Drift, ExportResult, dumps, export, file_drift, read_document
+from ..exporting import Drift, ExportResult, dumps, export, file_drift, read_document, with_fixed_types
 from ..exporting.structured_output import schemas_as_contracts
+from ..linting.config import ConfigError, discover_config
+from ..linting.engine import lint_contracts
 from ..loading import load_paths
+from ..model import Diagnostic, Severity, ToolContract
 from ..targets import EXPORT_TARGETS
 from .running import CliError
 
@@ -31,6 +35,8 @@ class ExportRequest:
     fix_types: bool = False
     settings: Mapping[str, Any] = field(default_factory=dict)
     input_format: str = "auto"
+    allow_lint_errors: bool = False
+    cwd: str = "."
 
 
 @dataclass
@@ -39,6 +45,52 @@ class ExportRun:
     written: list[str] = field(default_factory=list)     # files written
     stdout: str | None = None                             # the document, when no -o was given
     drift: dict[str, list[Drift]] | None = None          # --check: file → changes (empty: up to date)
+
+
+# what an export repairs itself, so lint's error does not stop it: names are mapped and routed back
+REPAIRED_BY_EXPORT = frozenset({"N001", "N005"})
+LISTED = 10  # findings a refusal lists one by one; past them, counts per code
+
+
+class LintRefusal(Exception):
+    """The tools have lint errors and --allow-lint-errors was not given: nothing is written (exit 1)."""
+
+    def __init__(self, findings: list[Diagnostic]) -> None:
+        super().__init__(f"{len(findings)} lint error(s)")
+        self.findings = findings
+
+    def lines(self) -> list[str]:
+        tools = len({(d.file, d.tool) for d in self.findings})
+        out = [f"refused: lint reports {len(self.findings)} error(s) in {tools} tool(s), and an export would ship "
+               f"them; fix them (`toolclause lint` shows each with its fix) or export anyway with "
+               f"--allow-lint-errors"]
+        for d in self.findings[:LISTED]:
+            where = ":".join(str(x) for x in (d.file, d.line) if x is not None)
+            out.append(f"  {where}  {d.tool or '-'}  {d.code}  {d.message}".replace("\n", " "))
+        rest = Counter(d.code for d in self.findings[LISTED:])
+        if rest:
+            out.append(f"  and {sum(rest.values())} more: "
+                       + ", ".join(f"{code} ×{count}" for code, count in sorted(rest.items(), key=lambda kv: (-kv[1], kv[0]))))
+        if any(d.code == "S002" for d in self.findings):
+            out.append("  (S002: --fix-types applies the safe type fixes first, \"dict\" → \"object\")")
+        return out
+
+
+def lint_errors(tools: list[ToolContract], request: ExportRequest) -> list[Diagnostic]:
+    """The errors `toolclause lint` reports on these tools (the configuration found from the working folder,
+    without its targets: the export projects for its own target, and reports what it cannot keep), less
+    those the export repairs.  Schemas for structured-output are checked by the schema rules only."""
+    try:
+        config = discover_config(Path(request.cwd))
+    except ConfigError as exc:
+        raise CliError(str(exc)) from None
+    config = replace(config, targets=frozenset())
+    if EXPORT_TARGETS[request.target].reads == "schemas":
+        config = replace(config, select=("S",), ignore=(*config.ignore, "S011"))
+    if request.fix_types:
+        tools = [with_fixed_types(t) for t in tools]
+    return [d for d in lint_contracts(tools, config)
+            if d.severity >= Severity.ERROR and d.code not in REPAIRED_BY_EXPORT]
 
 
 def parse_settings(pairs: tuple[str, ...]) -> dict[str, str]:
@@ -111,6 +163,10 @@ def run_export(request: ExportRequest) -> ExportRun:
     if request.check and request.output is None:
         raise CliError("--check compares with the committed export: give it with -o FILE or -o DIR")
     source = _schemas(request) if EXPORT_TARGETS[request.target].reads == "schemas" else _tools(request)
+    if not request.allow_lint_errors:
+        findings = lint_errors(source, request)
+        if findings:
+            raise LintRefusal(findings)
     try:
         result = export(source, request.target, request.strict, fix_types=request.fix_types, settings=request.settings)
     except ValueError as exc:  # a bad --set value

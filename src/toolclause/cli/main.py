@@ -238,22 +238,29 @@ def diff_command(old: str, new: str, output_format: str, fail_on: str) -> None:
 @click.option("--set", "settings", multiple=True, metavar="KEY=VALUE",
               help="A target setting, e.g. a2a name=…, url=…, version=…, protocolBinding=….")
 @click.option("--input-format", type=click.Choice(list(INPUT_FORMATS)), default="auto", show_default=True)
+@click.option("--allow-lint-errors", is_flag=True,
+              help="Export even when lint reports errors in the tools (refused by default: exit 1).")
 def export_command(paths: tuple[str, ...], target: str, strict: bool, output: str | None, check: bool,
                    fix_types: bool, gemini_schema: str, mcp_shape: str, settings: tuple[str, ...],
-                   input_format: str) -> None:
+                   input_format: str, allow_lint_errors: bool) -> None:
     """Export the tools in PATHS (or, for structured-output, JSON Schemas) to one protocol's shape."""
     if not paths:
         raise click.UsageError("give at least one PATH (a file or a folder)")
     from ..report.drift import render_drift
-    from .exporting import ExportRequest, parse_settings, run_export  # only `export` needs them
+    from .exporting import ExportRequest, LintRefusal, parse_settings, run_export  # only `export` needs them
     from .running import CliError
 
     try:
         options = {"schema": gemini_schema, "shape": mcp_shape, **parse_settings(settings)}
         run = run_export(ExportRequest(paths=paths, target=target, strict=strict, output=output, check=check,
-                                       fix_types=fix_types, settings=options, input_format=input_format))
+                                       fix_types=fix_types, settings=options, input_format=input_format,
+                                       allow_lint_errors=allow_lint_errors, cwd=os.getcwd()))
     except CliError as exc:
         raise CommandError(str(exc)) from None
+    except LintRefusal as refusal:
+        for line in refusal.lines():
+            click.echo(f"toolclause: export: {line}" if not line.startswith(" ") else line, err=True)
+        click.get_current_context().exit(1)
     for loss in run.result.losses:
         click.echo(f"toolclause: export: {loss}", err=True)
     if run.result.losses:
