@@ -27,9 +27,10 @@ import shutil
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 VENVS = HERE / ".venvs"
@@ -89,7 +90,8 @@ def ensure_installed(comp: Competitor, log: Callable[[str], None] = print) -> st
                 return f"venv creation failed: {_last_line(done.stderr)}"
         log(f"  pip install {comp.package}=={comp.version} into {comp.venv}")
         done = subprocess.run([str(comp.python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
-                               f"{comp.package}=={comp.version}"], capture_output=True, text=True, timeout=PIP_TIMEOUT_S)
+                               f"{comp.package}=={comp.version}"],
+                              capture_output=True, text=True, timeout=PIP_TIMEOUT_S)
         (VENVS / f"{comp.package}.pip.log").write_text(done.stdout + done.stderr, encoding="utf-8")
         if done.returncode != 0:
             return f"pip install failed: {_last_line(done.stderr or done.stdout)}"
@@ -156,9 +158,11 @@ def _agent_friend_grade() -> tuple[Callable[[list], int], int, str]:
     def lint(tools: list) -> int:
         report = grade_tools(tools)
         correctness, quality = report.get("correctness", {}), report.get("quality", {})
-        return int(correctness.get("errors", 0)) + int(correctness.get("warnings", 0)) + int(quality.get("suggestions", 0))
+        return (int(correctness.get("errors", 0)) + int(correctness.get("warnings", 0))
+                + int(quality.get("suggestions", 0)))
 
-    return lint, len(checks | suggestions), f"{len(checks)} validate checks + {len(suggestions)} optimize rules + token audit"
+    described = f"{len(checks)} validate checks + {len(suggestions)} optimize rules + token audit"
+    return lint, len(checks | suggestions), described
 
 
 def _mcp_tool_card_linter() -> tuple[Callable[[list], int], int, str]:

@@ -44,7 +44,7 @@ def main() -> int:
     started = time.perf_counter()
     pairs = []
     for name in names:
-        for before, after in zip(versions[name], versions[name][1:]):
+        for before, after in zip(versions[name], versions[name][1:], strict=False):
             pairs.append((name, before, after, diff_tools([before], [after])))
     elapsed = time.perf_counter() - started
     by_impact = collections.Counter()

@@ -19,17 +19,17 @@ import sys
 import tempfile
 import time
 from collections import Counter, defaultdict
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import competitors  # noqa: E402  (bench/competitors.py, stdlib only)
-
 from toolclause import __version__  # noqa: E402
-from toolclause.linting.config import LintConfig, parse_targets  # noqa: E402
 from toolclause.linting import engine as engine_module  # noqa: E402
+from toolclause.linting.config import LintConfig, parse_targets  # noqa: E402
 from toolclause.linting.engine import active_rules, forget_plans, lint_contracts, lint_loaded  # noqa: E402
 from toolclause.loading import contracts_from_document, load_file, load_paths  # noqa: E402
 from toolclause.model import ToolContract  # noqa: E402
@@ -79,7 +79,8 @@ def table(headers: list[str], rows: list[list[Any]], right: set[int] | None = No
     widths = [max(len(row[i]) for row in cells) for i in range(len(headers))]
 
     def line(row: list[str]) -> str:
-        return "  ".join(c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in enumerate(zip(row, widths))).rstrip()
+        columns = enumerate(zip(row, widths, strict=True))
+        return "  ".join(c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in columns).rstrip()
 
     print(line(cells[0]))
     print("  ".join("-" * w for w in widths))
@@ -319,7 +320,8 @@ def print_floor(sources: list[SourceRun], config: LintConfig, repeat: int, compe
         budget = 1e6 / (TARGET_RATIO * competitor_rate)
         fixed = (convert_s + walk_s + lint_s - bare_s) / tools * 1e6
         rules = len(active_rules(config))
-        print(f"\n  {TARGET_RATIO:.0f}× the fastest other linter ({competitor_rate:,.0f} tools/s) allows {budget:,.1f} µs a "
+        print(f"\n  {TARGET_RATIO:.0f}× the fastest other linter ({competitor_rate:,.0f} tools/s) allows "
+              f"{budget:,.1f} µs a "
               f"tool; after the parts above, {budget - fixed:,.1f} µs are left for the logic of {rules} rules "
               f"({(budget - fixed) / rules:,.2f} µs a rule a tool; now {(bare_s - walk_s) / tools * 1e6 / rules:,.2f})")
 
@@ -341,7 +343,8 @@ def print_per_rule(sources: list[SourceRun], repeat: int) -> None:
                            f"{seconds:.3f}", f"{own:.3f}", f"{own / len(tools) * 1e6:.1f}"]))
     rows.sort(key=lambda row: -row[0])
     total = sum(own for own, _ in rows)
-    table(["code", "name", "kind", "diags", "alone s", "own s", "µs/tool"], [row for _, row in rows], right={3, 4, 5, 6})
+    table(["code", "name", "kind", "diags", "alone s", "own s", "µs/tool"], [row for _, row in rows],
+          right={3, 4, 5, 6})
     print(f"\n  sum of the rules' own time: {total:.3f} s over {len(tools):,} tools (own = alone − walk; "
           f"a cost below the run-to-run noise shows as 0)")
 
@@ -456,7 +459,8 @@ def print_per_source(ours: dict[str, Any], others: list[dict[str, Any]]) -> None
 # --------------------------------------------------------------------------- main
 
 def profile(sources: list[SourceRun], config: LintConfig, limit: int) -> None:
-    print(f"\n## 3. cProfile of one end-to-end pass (cProfile inflates call-heavy code; read the shares, not the seconds)\n")
+    print("\n## 3. cProfile of one end-to-end pass "
+          "(cProfile inflates call-heavy code; read the shares, not the seconds)\n")
     profiler = cProfile.Profile()
     profiler.runcall(end_to_end, [s.path for s in sources], config)
     stats = pstats.Stats(profiler)
@@ -485,7 +489,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--targets", choices=["all"], help="also measure the target rules' cost separately")
     parser.add_argument("--repeat", type=int, default=2, help="toolclause timings are the best of N runs (default 2)")
     parser.add_argument("--competitor-repeat", type=int, default=2,
-                        help=f"competitor runs, best of N, stopping once they have taken {competitors.TIME_BUDGET_S:.0f} s")
+                        help=f"competitor runs, best of N, stopping once they have taken "
+                             f"{competitors.TIME_BUDGET_S:.0f} s")
     parser.add_argument("--clock", choices=sorted(CLOCKS), default="cpu",
                         help="cpu: this process's CPU time (default; steady on a shared machine); wall: elapsed time")
     parser.add_argument("--per-rule", action="store_true", help="also time each rule alone (slow: one lint per rule)")

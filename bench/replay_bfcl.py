@@ -128,7 +128,7 @@ def python_call(text: str, order: dict[str, list[str]]) -> tuple[str, dict] | No
         positional = [ast.literal_eval(a) for a in node.args]
     except ValueError:
         return None
-    for param, value in zip(order.get(name, []), positional):
+    for param, value in zip(order.get(name, []), positional, strict=False):
         args[param] = value
     return name, args
 

@@ -16,9 +16,10 @@ compiled validator; treat them as read-only.
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Callable, Iterable, Mapping, TypeVar
+from typing import Any, TypeVar
 
 
 class Severity(enum.IntEnum):
@@ -33,7 +34,7 @@ class Severity(enum.IntEnum):
         return self.name.lower()
 
     @classmethod
-    def parse(cls, text: str) -> "Severity":
+    def parse(cls, text: str) -> Severity:
         try:
             return cls[text.strip().upper()]
         except KeyError:
@@ -192,7 +193,8 @@ class ToolContract:
             tool["title"] = self.title
         if self.description is not None:
             tool["description"] = self.description
-        tool["inputSchema"] = self.input_schema if self.input_schema is not None else {"type": "object", "properties": {}}
+        no_arguments = {"type": "object", "properties": {}}
+        tool["inputSchema"] = self.input_schema if self.input_schema is not None else no_arguments
         if self.output_schema is not None:
             tool["outputSchema"] = self.output_schema
         if self.annotations is not None:

@@ -23,8 +23,8 @@ from .text import (
     is_hangul,
     korean_stem,
     name_style,
-    split_identifier,
     says_result,
+    split_identifier,
     stem,
     stem_en,
     stem_ko,
@@ -36,7 +36,8 @@ from .text import (
 )
 
 __all__ = [
-    "DENSE_WEIGHT", "NameStyle", "VerbClass", "announces_result", "changes_state", "computes", "english", "english_equivalents",
-    "has_hangul", "identifier_words", "is_filler", "is_generic", "is_hangul", "korean", "korean_stem", "name_style",
-    "says_result", "split_identifier", "stem", "stem_en", "stem_ko", "synonyms", "text_words", "verb_class", "weighted_length", "words",
+    "DENSE_WEIGHT", "NameStyle", "VerbClass", "announces_result", "changes_state", "computes", "english",
+    "english_equivalents", "has_hangul", "identifier_words", "is_filler", "is_generic", "is_hangul", "korean",
+    "korean_stem", "name_style", "says_result", "split_identifier", "stem", "stem_en", "stem_ko", "synonyms",
+    "text_words", "verb_class", "weighted_length", "words",
 ]

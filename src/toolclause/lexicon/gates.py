@@ -13,7 +13,7 @@ them are not gated.
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 _IGNORECASE_EXTRAS = frozenset("\u0130\u0131\u017f")
 

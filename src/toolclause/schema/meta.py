@@ -96,7 +96,8 @@ def _compile_meta(dialect: str) -> Any:
     documents = [_load(name) for name in _FILES[dialect]]
     root = documents[0]
     root_id = root.get("$id") or root.get("id")
-    registry = jsonschema_rs.Registry([(d.get("$id") or d.get("id"), d) for d in documents])
+    # every bundled meta-schema has an $id (draft-04's is spelt "id")
+    registry = jsonschema_rs.Registry([(str(d.get("$id") or d.get("id")), d) for d in documents])
     return compile_schema({"$schema": root["$schema"], "$ref": root_id}, VALUES, registry=registry)
 
 

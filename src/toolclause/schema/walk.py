@@ -9,7 +9,8 @@ bounded amount of work and is reported, never a RecursionError.
 from __future__ import annotations
 
 import enum
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from ..model import escape_token
 
@@ -73,7 +74,7 @@ class SchemaNode:
     __slots__ = ("pointer", "schema", "kind", "key", "parent", "depth", "required", "role")
 
     def __init__(self, pointer: str, schema: dict[str, Any], kind: NodeKind, key: str | None,
-                 parent: "SchemaNode | None", depth: int, required: bool, role: str) -> None:
+                 parent: SchemaNode | None, depth: int, required: bool, role: str) -> None:
         self.pointer = pointer
         self.schema = schema
         self.kind = kind
