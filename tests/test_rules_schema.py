@@ -456,10 +456,17 @@ def test_s011_reports_each_duplicate_after_the_first():
     assert all("tool #1" in d.message for d in diags)
 
 
-def test_s011_only_within_one_list(tmp_path):
-    for name in ("a.json", "b.json"):
-        (tmp_path / name).write_text(json.dumps([tool(obj(), name="search")]))
-    assert found([str(tmp_path / "a.json"), str(tmp_path / "b.json")], "S011") == []
+def test_s011_only_within_one_tool_set(tmp_path):
+    from toolclause.linting.config import config_from_mapping
+
+    for folder, name in (("one", "a.json"), ("one", "b.json"), ("two", "c.json")):
+        (tmp_path / folder).mkdir(exist_ok=True)
+        (tmp_path / folder / name).write_text(json.dumps([tool(obj(), name="search")]))
+    paths = [str(tmp_path / "one" / "a.json"), str(tmp_path / "one" / "b.json"), str(tmp_path / "two" / "c.json")]
+    # a folder is one tool set; another folder is another
+    assert [d.file for d in found(paths, "S011")] == [paths[1]]
+    by_file = config_from_mapping({"select": ["S011"], "toolset": "file"})
+    assert toolclause.lint(paths, config=by_file) == []
 
 
 # --------------------------------------------------------------------------- robustness

@@ -14,22 +14,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..linting.baseline import BaselineError, dumps_baseline, filter_new, parse_baseline
-from ..linting.config import ConfigError, LintConfig, discover_config, parse_targets, read_config_file
-from ..linting.engine import LintReport, lint_contracts, lint_loaded, sort_diagnostics
+from ..linting.config import ConfigError, LintConfig, check_code, discover_config, parse_targets, read_config_file
+from ..linting.engine import LintReport, lint_contracts, lint_loaded, sort_diagnostics, tool_sets
 from ..linting.fix import SkippedFix, can_write_back
 from ..loading import LoadResult, load_paths
 from ..model import Diagnostic, Severity, ToolContract
 from ..report.base import FixSummary, LintRun
-from ..rules import BY_CODE
 from ..rules.base import LintContext
-from ..suggest import closest
 from .fixing import fix_pass
 
 MAX_FIX_PASSES = 5  # a fix may expose another (an unknown type fixed to "object" is then an open object)
 BATCH_TOOLS = 500
 LONG_RUN_TOOLS = 2000  # a progress bar is worth showing above this many tools…
 LONG_RUN_FILES = 50  # …or this many files
-ENGINE_CODES = ("S001",)  # reported by the engine itself (schema too deep), not by a registered rule
 
 Progress = Callable[[int, int], None]  # (tools done, tools in all)
 
@@ -63,14 +60,10 @@ class LintRequest:
 def _selectors(value: str | None, option: str) -> tuple[str, ...] | None:
     if value is None:
         return None
-    codes = tuple(v.strip().upper() for v in value.split(",") if v.strip())
-    known = sorted(set(BY_CODE) | set(ENGINE_CODES))
-    for code in codes:
-        if code != "ALL" and not any(k.startswith(code) for k in known):
-            hint = closest(code, known)
-            raise CliError(f"{option}: {code!r} is not a rule code or prefix"
-                           + (f"; did you mean {hint!r}?" if hint else "; see `toolclause rules`"))
-    return codes
+    try:
+        return tuple(check_code(v, option) for v in value.split(",") if v.strip())
+    except ConfigError as exc:
+        raise CliError(str(exc)) from None
 
 
 def build_config(request: LintRequest) -> LintConfig:
@@ -102,17 +95,14 @@ def build_config(request: LintRequest) -> LintConfig:
 def lint_in_batches(tools: Sequence[ToolContract], config: LintConfig, progress: Progress) -> list[Diagnostic]:
     """The same findings as one lint_contracts call, reported as it goes.
 
-    Batches hold whole tool lists (same file and group), so list rules see
-    exactly the tools they would in one call; one context keeps rule caches.
+    Batches hold whole tool sets (`tool_sets`), so list rules see exactly the
+    tools they would in one call; one context keeps rule caches.
     """
-    groups: dict[tuple[str, str], list[ToolContract]] = {}
-    for tool in tools:
-        groups.setdefault((tool.origin.file, tool.origin.group), []).append(tool)
     ctx = LintContext(targets=config.targets, options=config.rule_options, budgets=config.budgets)
     diagnostics: list[Diagnostic] = []
     batch: list[ToolContract] = []
     done = 0
-    for members in groups.values():
+    for members in tool_sets(tools, config.toolset):
         batch.extend(members)
         if len(batch) >= BATCH_TOOLS:
             diagnostics.extend(lint_contracts(batch, config, ctx))

@@ -10,8 +10,14 @@ keys at the top level).  Keys:
     targets = ["openai-strict", "anthropic"]
     fail-on = "error"                  error | warning | info | never
     budgets = {max-tools = 20, tool-tokens = 1000, list-tokens = 8000, description-chars = 1024}
+    toolset = "folder"                 folder | file | all: which tools form one tool set (see TOOLSETS)
     [tool.toolclause.rules.D002]       per-rule options
     min-length = 40
+
+A configuration that cannot be used as written is a `ConfigError` naming the
+key (the CLI exits 2): an unknown key, code, budget, option or value, a value
+of the wrong type, or a file that is not valid TOML — also one found by
+discovery, which never skips a broken file in silence.
 """
 
 from __future__ import annotations
@@ -24,12 +30,37 @@ from pathlib import Path
 from typing import Any
 
 from ..model import Severity
+from ..rules import BY_CODE
 from ..rules.options import RuleOptionError, check_rule_tables
+from ..suggest import closest
 from ..targets import LINT_ALIASES, LINT_TARGETS
+
+ENGINE_CODES = ("S001",)  # reported by the engine itself (schema too deep), as well as by a registered rule
+# the budgets rules read (P004, P005, P006), each a positive whole number
+BUDGETS = {"max-tools": "tools in one list (P005)", "tool-tokens": "tokens of one tool (P006)",
+           "list-tokens": "tokens of one tool list (P006)", "description-chars": "characters of a description (P004)"}
+# which tools list rules (duplicates, look-alikes, counts) see together
+TOOLSETS = {
+    "folder": "the tools of every file in one folder (a file holding several lists keeps them apart)",
+    "file": "the tools of one list in one file",
+    "all": "every tool of the run",
+}
 
 
 class ConfigError(ValueError):
     """A configuration file or option that cannot be used; the CLI exits 2."""
+
+
+def check_code(code: str, where: str, prefix: bool = True) -> str:
+    """`code` upper-cased, when it names a rule (or, with `prefix`, starts some rule's code, or is ALL)."""
+    code = code.strip().upper()
+    known = sorted(set(BY_CODE) | set(ENGINE_CODES))
+    if code in known or prefix and (code == "ALL" or any(k.startswith(code) for k in known if code)):
+        return code
+    hint = closest(code, known)
+    what = "a rule code or prefix" if prefix else "a rule code"
+    raise ConfigError(f"{where}: {code!r} is not {what}"
+                      + (f"; did you mean {hint!r}?" if hint else "; see `toolclause rules`"))
 
 
 def _codes(value: Any, where: str) -> tuple[str, ...]:
@@ -39,7 +70,37 @@ def _codes(value: Any, where: str) -> tuple[str, ...]:
         value = [v for v in value.split(",") if v.strip()]
     if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
         raise ConfigError(f"{where} must be a list of rule codes")
-    return tuple(v.strip().upper() for v in value)
+    return tuple(check_code(v, where) for v in value)
+
+
+def _table(value: Any, where: str, what: str) -> Mapping[str, Any]:
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):
+        raise ConfigError(f"{where} must be a table of {what}, not {value!r}")
+    return value
+
+
+def _budgets(value: Any, where: str) -> dict[str, int]:
+    out = {}
+    for key, amount in _table(value, where, "budget = number").items():
+        if key not in BUDGETS:
+            hint = closest(str(key), list(BUDGETS))
+            raise ConfigError(f"{where}.{key}: unknown budget"
+                              + (f"; did you mean {hint!r}?" if hint else f"; known: {', '.join(BUDGETS)}"))
+        if not isinstance(amount, int) or isinstance(amount, bool) or amount < 1:
+            raise ConfigError(f"{where}.{key} must be a positive whole number ({BUDGETS[key]}), not {amount!r}")
+        out[str(key)] = amount
+    return out
+
+
+def _choice(value: Any, where: str, choices: Iterable[str], default: str) -> str:
+    if value is None:
+        return default
+    options = list(choices)
+    if not isinstance(value, str) or value.lower() not in options:
+        raise ConfigError(f"{where} must be {', '.join(options[:-1])} or {options[-1]}, not {value!r}")
+    return value.lower()
 
 
 def parse_targets(value: Any) -> frozenset[str]:
@@ -47,9 +108,13 @@ def parse_targets(value: Any) -> frozenset[str]:
         return frozenset()
     if isinstance(value, str):
         value = [v for v in value.split(",") if v.strip()]
+    if not isinstance(value, (list, tuple, set, frozenset)):
+        raise ConfigError(f"targets must be a list of target names, not {value!r}")
     out: set[str] = set()
     for item in value:
-        name = str(item).strip().lower()
+        if not isinstance(item, str):
+            raise ConfigError(f"targets must be a list of target names, not {item!r}")
+        name = item.strip().lower()
         if name in LINT_ALIASES:
             out.update(LINT_ALIASES[name])
         elif name in LINT_TARGETS:
@@ -74,6 +139,7 @@ class LintConfig:
     fail_on: str = "error"
     budgets: Mapping[str, Any] = field(default_factory=dict)
     rule_options: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    toolset: str = "folder"  # see TOOLSETS
     source: str | None = None  # the file it came from, for messages
 
     def enabled(self, code: str) -> bool:
@@ -93,34 +159,44 @@ class LintConfig:
 
 
 def config_from_mapping(data: Mapping[str, Any], source: str | None = None) -> LintConfig:
-    known = {"select", "ignore", "per-file-ignores", "severity", "targets", "fail-on", "budgets", "rules"}
+    known = {"select", "ignore", "per-file-ignores", "severity", "targets", "fail-on", "budgets", "rules", "toolset"}
     unknown = sorted(set(data) - known)
     where = source or "configuration"
     if unknown:
-        raise ConfigError(f"{where}: unknown key(s) {', '.join(unknown)}; known: {', '.join(sorted(known))}")
+        hint = closest(unknown[0], sorted(known))
+        raise ConfigError(f"{where}: unknown key(s) {', '.join(unknown)}"
+                          + (f"; did you mean {hint!r}?" if hint and len(unknown) == 1 else "")
+                          + f"; known: {', '.join(sorted(known))}")
     severity: dict[str, Severity] = {}
-    for code, level in dict(data.get("severity") or {}).items():
+    for code, level in _table(data.get("severity"), f"{where}: severity", "code = level").items():
+        key = check_code(str(code), f"{where}: severity.{code}", prefix=False)
+        if not isinstance(level, str):
+            raise ConfigError(f"{where}: severity.{code} must be error, warning or info, not {level!r}")
         try:
-            severity[code.upper()] = Severity.parse(str(level))
+            severity[key] = Severity.parse(level)
         except ValueError as exc:
             raise ConfigError(f"{where}: severity.{code}: {exc}") from None
     per_file = {str(k): _codes(v, f"{where}: per-file-ignores.{k}")
-                for k, v in dict(data.get("per-file-ignores") or {}).items()}
-    fail_on = str(data.get("fail-on", "error")).lower()
-    if fail_on not in ("error", "warning", "info", "never"):
-        raise ConfigError(f"{where}: fail-on must be error, warning, info or never")
+                for k, v in _table(data.get("per-file-ignores"), f"{where}: per-file-ignores",
+                                   "glob = codes").items()}
+    fail_on = _choice(data.get("fail-on"), f"{where}: fail-on", ("error", "warning", "info", "never"), "error")
     rules = data.get("rules") or {}
     if not isinstance(rules, Mapping):
         raise ConfigError(f"{where}: rules must be a table of per-rule options")
+    try:
+        targets = parse_targets(data.get("targets"))
+    except ConfigError as exc:
+        raise ConfigError(f"{where}: {exc}") from None
     return LintConfig(
         select=_codes(data.get("select"), f"{where}: select") or ("ALL",),
         ignore=_codes(data.get("ignore"), f"{where}: ignore"),
         per_file_ignores=per_file,
         severity=severity,
-        targets=parse_targets(data.get("targets")),
+        targets=targets,
         fail_on=fail_on,
-        budgets=dict(data.get("budgets") or {}),
+        budgets=_budgets(data.get("budgets"), f"{where}: budgets"),
         rule_options=_rule_options(rules, where),
+        toolset=_choice(data.get("toolset"), f"{where}: toolset", TOOLSETS, "folder"),
         source=source,
     )
 
@@ -132,15 +208,24 @@ def _rule_options(tables: Mapping[str, Any], where: str) -> dict[str, dict[str, 
         raise ConfigError(f"{where}: {exc}") from None
 
 
-def read_config_file(path: Path) -> LintConfig:
+def _read_toml(path: Path) -> dict[str, Any]:
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        return tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{path}: cannot read configuration: {exc}") from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: invalid TOML: {exc}") from None
+
+
+def read_config_file(path: Path) -> LintConfig:
+    data: Any = _read_toml(path)
+    where = str(path)
     if path.name == "pyproject.toml":
-        data = data.get("tool", {}).get("toolclause", {})
+        tool = data.get("tool", {})
+        data = tool.get("toolclause", {}) if isinstance(tool, Mapping) else {}
+        where += ": [tool.toolclause]"
+    if not isinstance(data, Mapping):
+        raise ConfigError(f"{where} must be a table of settings, not {data!r}")
     return config_from_mapping(data, str(path))
 
 
@@ -153,10 +238,9 @@ def discover_config(start: Path) -> LintConfig:
             return read_config_file(candidate)
         pyproject = folder / "pyproject.toml"
         if pyproject.is_file():
-            try:
-                data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
-            except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
-                continue
-            if "toolclause" in data.get("tool", {}):
+            # a broken pyproject.toml may hold the [tool.toolclause] table that was meant: never skip it silently
+            data = _read_toml(pyproject)
+            tool = data.get("tool")
+            if isinstance(tool, Mapping) and "toolclause" in tool:
                 return read_config_file(pyproject)
     return LintConfig()

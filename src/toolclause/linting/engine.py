@@ -7,6 +7,7 @@ name the user's file, the pointer into the document as written, line and column.
 
 from __future__ import annotations
 
+import os
 import threading
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -249,10 +250,7 @@ def _lint_contracts(tools: Sequence[ToolContract], config: LintConfig | None,
                             append(_to_diagnostic(depth_rule, depth_level, placer, finding))
 
     if dispatch.list_rules:
-        groups: dict[tuple[str, str], list[ToolContract]] = defaultdict(list)
-        for tool in tools:
-            groups[(tool.origin.file, tool.origin.group)].append(tool)
-        for members in groups.values():
+        for members in tool_sets(tools, config.toolset):
             for rule in dispatch.list_rules:
                 try:
                     for tool, finding in rule.check_tools(members, ctx):
@@ -263,6 +261,43 @@ def _lint_contracts(tools: Sequence[ToolContract], config: LintConfig | None,
                     first = members[0]
                     diagnostics.append(_rule_failed(rule, placers.get(id(first)) or ToolPlacer(first), exc))
     return diagnostics
+
+
+def _is_path(file: str) -> bool:
+    """A file on disk (not standard input, a live server's "server:…"/"url:…", or an in-memory "<…>")."""
+    return bool(file) and file != "-" and not file.startswith("<") and not (
+        ":" in file and not os.path.splitdrive(file)[0] and not file.startswith(("/", ".")))
+
+
+def tool_sets(tools: Sequence[ToolContract], mode: str = "folder") -> list[list[ToolContract]]:
+    """The tool sets list rules (duplicate names, look-alikes, counts, cross-tool checks) see, in load order.
+
+    A model is given a whole tool set at once, whatever files it was written in:
+
+        folder  the tools of every file in one folder are one set (one contract per
+                file is the usual layout); a file holding several lists (JSONL of
+                tool lists, benchmark entries) keeps each of them a set of its own
+        file    each list in each file is a set
+        all     every tool of the run is one set
+
+    Standard input, a live server and in-memory tools are a set of their own in
+    `folder` mode.
+    """
+    if mode == "all":
+        return [list(tools)] if tools else []
+    groups_in_file: dict[str, set[str]] = defaultdict(set)
+    if mode == "folder":
+        for tool in tools:
+            groups_in_file[tool.origin.file].add(tool.origin.group)
+    sets: dict[tuple[str, str], list[ToolContract]] = {}
+    for tool in tools:
+        file, group = tool.origin.file, tool.origin.group
+        if mode == "folder" and _is_path(file) and len(groups_in_file[file]) == 1:
+            key = ("folder", os.path.dirname(os.path.normpath(file)))
+        else:
+            key = (file, group)
+        sets.setdefault(key, []).append(tool)
+    return list(sets.values())
 
 
 def sort_key(d: Diagnostic) -> tuple:
