@@ -10,10 +10,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from toolclause.cli import running
 from toolclause.cli.fixing import fix_file
 from toolclause.cli.main import cli
-from toolclause.linting import engine
+from toolclause.linting import config, engine
 from toolclause.linting.fix import EditError, apply_edit, apply_fix, apply_fixes
 from toolclause.linting.fix_text import fix_text, json_dump_like, yaml_layout
 from toolclause.model import Diagnostic, Edit, Fix, Severity
@@ -207,7 +206,7 @@ class _TypeTypo(Rule):
 @pytest.fixture
 def with_test_rule(monkeypatch):
     monkeypatch.setattr(engine, "ALL_RULES", (*engine.ALL_RULES, _TypeTypo))
-    monkeypatch.setattr(running, "BY_CODE", {**running.BY_CODE, "X901": _TypeTypo})
+    monkeypatch.setattr(config, "BY_CODE", {**config.BY_CODE, "X901": _TypeTypo})
 
 
 def test_cli_fix_rewrites_the_file_and_reports_what_was_fixed(tmp_path, monkeypatch, with_test_rule):

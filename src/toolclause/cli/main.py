@@ -146,10 +146,12 @@ def _http_headers(ctx: click.Context, param: click.Parameter,
                    "--header \"Authorization: Bearer $TOKEN\".")
 @click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=30.0, show_default=True,
               metavar="SECONDS", help="--server/--url: how long the server may take to start and list everything.")
+@click.option("--statistics", is_flag=True, help="End with a count of findings per code (on stderr for machine formats).")
 def lint_command(paths: tuple[str, ...], targets: str | None, output_format: str, select: str | None,
                  ignore: str | None, fail_on: str | None, fix: bool, config_file: str | None,
                  baseline: str | None, write_baseline: str | None, input_format: str, output: str | None,
-                 server: str | None, url: str | None, headers: tuple[tuple[str, str], ...], timeout: float) -> None:
+                 server: str | None, url: str | None, headers: tuple[tuple[str, str], ...], timeout: float,
+                 statistics: bool) -> None:
     """Lint tool definitions in PATHS (files or folders; - for standard input), or a live MCP server."""
     if server is not None and url is not None:
         raise click.UsageError("give --server or --url, not both")
@@ -165,7 +167,8 @@ def lint_command(paths: tuple[str, ...], targets: str | None, output_format: str
 
     request = LintRequest(paths=paths, targets=targets, select=select, ignore=ignore, fail_on=fail_on, fix=fix,
                           config_file=config_file, baseline=baseline, write_baseline=write_baseline,
-                          input_format=input_format, server=server, url=url, headers=headers, timeout=timeout)
+                          input_format=input_format, server=server, url=url, headers=headers, timeout=timeout,
+                          statistics=statistics)
     show_progress = bool(getattr(sys.stderr, "isatty", None) and sys.stderr.isatty())
     try:
         with progress_bar(show_progress) as progress:
@@ -184,6 +187,10 @@ def lint_command(paths: tuple[str, ...], targets: str | None, output_format: str
                        f"file(s); {len(run.fixes.skipped)} fix(es) could not be applied", err=True)
         if run.hidden_by_baseline:
             click.echo(f"toolclause: {run.hidden_by_baseline} finding(s) hidden by the baseline", err=True)
+        if statistics:
+            from ..report.base import statistics_lines
+
+            click.echo("\n".join(statistics_lines(run.report.diagnostics)), err=True, nl=False)
     if code == 2 and output_format != "text" and output is None:
         # machine formats keep stdout parseable; say why the exit is 2 on stderr too
         click.echo(f"toolclause: error: {len(run.report.unreadable)} input(s) could not be read "

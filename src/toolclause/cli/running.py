@@ -53,6 +53,7 @@ class LintRequest:
     url: str | None = None  # …or its Streamable HTTP URL, instead of paths
     headers: tuple[tuple[str, str], ...] = ()  # HTTP headers for --url (credentials)
     timeout: float = 30.0  # seconds a live server may take to start and list everything
+    statistics: bool = False  # a count per code after the findings
 
 
 # --------------------------------------------------------------------------- configuration
@@ -239,7 +240,7 @@ def run_lint(request: LintRequest, progress: Progress | None = None) -> tuple[Li
     for tool in loaded.tools:
         tools_by_file.setdefault(tool.origin.file, []).append(tool.name)
     run = LintRun(report=report, tools_by_file=tools_by_file, hidden_by_baseline=hidden, fixes=fixes,
-                  baseline_written=request.write_baseline, cwd=request.cwd)
+                  baseline_written=request.write_baseline, cwd=request.cwd, statistics=request.statistics)
     return run, config
 
 

@@ -301,11 +301,15 @@ def tool_sets(tools: Sequence[ToolContract], mode: str = "folder") -> list[list[
 
 
 def sort_key(d: Diagnostic) -> tuple:
-    return (d.file or "", d.line or 0, d.column or 0, d.tool or "", d.code, d.pointer)
+    return (d.file or "", d.line or 0, d.column or 0, d.tool or "", d.pointer, d.code)
 
 
 def sort_diagnostics(diagnostics: list[Diagnostic]) -> None:
-    """Report order (file, position, tool, code), in place.
+    """Report order (file, position, tool, pointer, code), in place.
+
+    Where a source gives no column (a JSONL record is one line, a live server has
+    no lines), the pointer stands for the position: a property's findings stay
+    together instead of being spread by code.
 
     The sort keys are tens of thousands of fresh tuples on a heap holding every
     loaded tool: with the collector on, they trigger full collections that cost

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import re
+from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import PurePath
 
@@ -37,6 +39,7 @@ class LintRun:
     fixes: FixSummary | None = None
     baseline_written: str | None = None
     cwd: str = field(default_factory=os.getcwd)
+    statistics: bool = False  # --statistics: a count per code after the findings
 
     def relative_path(self, file: str | None) -> str:
         """A path for reports that want one relative to the working directory, '/' separated."""
@@ -52,6 +55,20 @@ class LintRun:
             if not relative.startswith(".."):
                 file = relative
         return PurePath(os.path.normpath(file)).as_posix()
+
+
+def statistics_lines(diagnostics: Iterable[Diagnostic]) -> list[str]:
+    """`--statistics`: how many findings of each code, most first (as ruff and flake8 print them).
+
+        12  P001  error    openai-strict-incompatible
+         3  C002  warning  array-without-items
+    """
+    counts: Counter[tuple[str, str, str]] = Counter((d.code, d.severity.label, d.name) for d in diagnostics)
+    if not counts:
+        return []
+    width = len(str(max(counts.values())))
+    rows = sorted(counts.items(), key=lambda item: (-item[1], item[0][0], item[0][1]))
+    return [f"{count:>{width}}  {code}  {severity:<7}  {name}" for (code, severity, name), count in rows] + [""]
 
 
 def plural(count: int, word: str, many: str | None = None) -> str:

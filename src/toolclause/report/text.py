@@ -1,11 +1,13 @@
-"""`--format text`: for people.  Grouped by file, then tool; colour only when asked.
+"""`--format text`: for people.  In report order (file, then position), under a
+heading for each file and each run of findings on one tool; colour only when asked.
 
     tools/weather.json
       get_weather
         9:18  S003  error  required names 'citty', which is not a property; did you mean 'city'?  (/…/required/0)
               fix: replace 'citty' with 'city'
 
-Unreadable inputs come first, because nothing in them was checked.
+Unreadable inputs come first, because nothing in them was checked.  With
+`--statistics` a count per code comes before the summary line.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from rich.style import Style
 
 from ..linting.fix import can_write_back
 from ..model import Diagnostic, Severity
-from .base import LintRun, plural
+from .base import LintRun, plural, statistics_lines
 
 _STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
 _PARSED: dict[str, Style] = {}
@@ -46,10 +48,20 @@ class _Painter:
         return parsed.render(text, color_system=ColorSystem.STANDARD)
 
 
-def _grouped(diagnostics: Iterable[Diagnostic]) -> dict[str, dict[str, list[Diagnostic]]]:
-    files: dict[str, dict[str, list[Diagnostic]]] = {}
+def _grouped(diagnostics: Iterable[Diagnostic]) -> list[tuple[str, list[tuple[str, list[Diagnostic]]]]]:
+    """Runs of findings on one file, and within it on one tool, keeping the report's order.
+
+    Two tools of one name far apart in a file are two runs, each where it stands.
+    """
+    files: list[tuple[str, list[tuple[str, list[Diagnostic]]]]] = []
     for d in diagnostics:
-        files.setdefault(d.file or "<no file>", {}).setdefault(d.tool or "<no tool>", []).append(d)
+        file, tool = d.file or "<no file>", d.tool or "<no tool>"
+        if not files or files[-1][0] != file:
+            files.append((file, []))
+        tools = files[-1][1]
+        if not tools or tools[-1][0] != tool:
+            tools.append((tool, []))
+        tools[-1][1].append(d)
     return files
 
 
@@ -120,9 +132,9 @@ def render(run: LintRun, *, color: bool = False) -> str:
             lines.append(line + f"  {_safe(problem.message)}")
         lines.append("")
     width = max((len(_position(d)) for d in run.report.diagnostics), default=1)
-    for file, tools in _grouped(run.report.diagnostics).items():
+    for file, tools in _grouped(run.report.diagnostics):
         lines.append(paint(file, "bold underline"))
-        for tool, diagnostics in tools.items():
+        for tool, diagnostics in tools:
             lines.append(paint(f"  {_safe(tool)}", "bold"))
             for d in diagnostics:
                 lines.extend(_diagnostic_lines(d, width, paint))
@@ -130,5 +142,7 @@ def render(run: LintRun, *, color: bool = False) -> str:
     lines.extend(_fix_lines(run, paint))
     if run.baseline_written:
         lines.append(f"Wrote the baseline {run.baseline_written}")
+    if run.statistics:
+        lines.extend(statistics_lines(run.report.diagnostics))
     lines.append(_summary(run, paint))
     return "\n".join(lines) + "\n"
