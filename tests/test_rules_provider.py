@@ -43,8 +43,30 @@ def test_p001_each_reason_is_its_own_finding_with_the_exact_change():
 
 def test_p001_nullable_optional_property_only_needs_required():
     schema = {**CLOSED, "properties": {"a": {"type": ["string", "null"]}, "b": {"anyOf": [{"type": "string"}, {"type": "null"}]}}}
-    messages = [d.message for d in _found(_tool(schema), "P001", ["openai-strict"])]
-    assert len(messages) == 2 and all("already accepts null" in m for m in messages)
+    (message,) = [d.message for d in _found(_tool(schema), "P001", ["openai-strict"])]
+    assert "'a' and 'b': add them to required (they already accept null)" in message
+
+
+def test_p001_optional_properties_are_one_finding_per_tool_naming_them_and_the_export():
+    schema = {**CLOSED, "properties": {
+        "city": {"type": "string"}, "unit": {"type": "string", "enum": ["c", "f"]},
+        "n": {"type": ["integer", "null"]},
+        "filter": {**CLOSED, "properties": {"owner": {"type": "string"}}, "required": []},
+        "rows": {"type": "array", "items": {**CLOSED, "properties": {"id": {"type": "integer"}}}}},
+        "required": ["filter", "rows"]}
+    found = _found(_tool(schema), "P001", ["openai-strict"])
+    (optional,) = [d for d in found if "optional" in d.message]
+    assert optional.pointer == "/inputSchema" and len(found) == 1
+    message = optional.message
+    assert "5 properties are optional: 'city', 'unit', 'n', 'filter.owner' and 'rows[].id'" in message
+    assert "'city' and 'filter.owner': make the type [\"string\", \"null\"]" in message
+    assert "'unit': make the type [\"string\", \"null\"] and add null to the enum" in message
+    assert "'rows[].id': make the type [\"integer\", \"null\"]" in message
+    assert "('n' already accepts null)" in message
+    assert "toolclause export --strict" in message
+    same = {**CLOSED, "properties": {"a": {"type": "string"}, "b": {"type": "string"}}}
+    (one,) = _found(_tool(same), "P001", ["openai-strict"])
+    assert "'a' and 'b': add them to required and make the type [\"string\", \"null\"], and treat null" in one.message
 
 
 def test_p001_unknown_type_is_not_suggested_as_nullable_type():

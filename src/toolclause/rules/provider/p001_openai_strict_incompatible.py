@@ -5,8 +5,10 @@ With the `openai-strict` target, reports every part of the input schema that
 OpenAI's strict mode (`"strict": true`, Structured Outputs) rejects, each
 reason as its own finding with the exact change:
 
-- a property missing from `required` (strict mode needs every key there; an
-  optional one becomes required and nullable: `["string", "null"]`);
+- properties missing from `required` (strict mode needs every key there; an
+  optional one becomes required and nullable: `["string", "null"]`): one
+  finding per tool naming them all, as `toolclause export --strict` makes
+  this change mechanically;
 - an object without `"additionalProperties": false`, or without `properties`;
 - `allOf`, `oneOf`, `not`, `if`/`then`/`else`, `dependentRequired`,
   `dependentSchemas`, `patternProperties` and `default`;
@@ -61,7 +63,7 @@ from typing import Any, Iterable
 from ...model import Edit, Fix, Severity, ToolContract
 from ...schema.nullability import declares_null, nullable_type
 from ...schema.strict_size import NOT_COUNTED_BELOW, StrictSize, enum_size, openai_strict_size
-from ...schema.walk import NodeKind, SchemaNode
+from ...schema.walk import NodeKind, SchemaNode, walk
 from ...targets import (JSON_SCHEMA_TYPES, OPENAI_STRICT_FORMATS, OPENAI_STRICT_LARGE_STRING_ENUM,
                         OPENAI_STRICT_LARGE_STRING_ENUM_CHARS, OPENAI_STRICT_MAX_ENUM_VALUES,
                         OPENAI_STRICT_MAX_NESTING, OPENAI_STRICT_MAX_PROPERTIES, OPENAI_STRICT_MAX_TOTAL_CHARS,
@@ -110,6 +112,9 @@ class OpenAIStrictIncompatible(Rule):
             # the order the other nodes are visited in
             yield from self._totals(node.pointer, openai_strict_size(schema, node.pointer))
             yield from self._root(node, schema)
+            optional = self._optional(node)
+            if optional is not None:
+                yield optional
         yield from self._keywords(node, schema)
         if "type" not in schema and not any(k in schema for k in _TYPE_NOT_NEEDED) and not (
                 node.is_root and "object" not in declared_types(schema)):
@@ -118,8 +123,6 @@ class OpenAIStrictIncompatible(Rule):
         if is_object_schema(schema) and written_by_user(tool, node):
             # objects a loader built from a parameter list cannot be edited in the user's format
             yield from self._object(node, schema)
-        if node.kind is NodeKind.PROPERTY and not node.required and node.parent is not None:
-            yield self._optional(node, schema)
 
     # ------------------------------------------------------------------ checks
 
@@ -168,15 +171,41 @@ class OpenAIStrictIncompatible(Rule):
                                         f"for an object with no keys)",
                           Fix("add \"properties\": {}", safe=False, edits=(Edit("set", node.pointer + "/properties", {}),)))
 
-    def _optional(self, node: SchemaNode, schema: dict[str, Any]) -> Finding:
-        name = node.key
-        if declares_null(schema):
-            change = f"add '{name}' to required (it already accepts null)"
+    def _optional(self, root: SchemaNode) -> Finding | None:
+        """One finding for every optional property of the schema: the change is one mechanical step."""
+        changes: dict[str, list[str]] = {}
+        names = []
+        for node in walk(root.schema, root.pointer, root.role)[0]:
+            if node.kind is NodeKind.PROPERTY and not node.required and node.parent is not None \
+                    and not ancestor_via(node, _NOT_ANALYSED_BELOW):
+                name = _property_path(root.pointer, node.pointer)
+                names.append(name)
+                if not declares_null(node.schema):
+                    changes.setdefault(nullable_change(node.schema), []).append(name)
+        if not names:
+            return None
+        if len(names) == 1:
+            (change,) = changes or {"": []}
+            change = (f"add '{names[0]}' to required and {change}" if change
+                      else f"add '{names[0]}' to required (it already accepts null)")
+            head = f"'{names[0]}' is optional: {change}"
         else:
-            change = f"add '{name}' to required and {nullable_change(schema)}"
-        return Finding(node.pointer, f"strict mode needs every property in \"required\"; '{name}' is optional: "
-                                     f"{change}, and treat null as \"not given\" in the function",
-                       Fix(change, safe=False))
+            changed = {name for group in changes.values() for name in group}
+            already = [name for name in names if name not in changed]
+            if not changes:
+                change = "add them to required (they already accept null)"
+            elif len(changes) == 1 and not already:
+                change = f"add them to required and {next(iter(changes)).replace('its ', 'the ')}"
+            else:
+                steps = "; ".join(f"{_quoted(group)}: {change.replace('its ', 'the ')}"
+                                  for change, group in changes.items())
+                change = f"add them to required; {steps}" + (
+                    f" ({_quoted(already)} already accept{'s' if len(already) == 1 else ''} null)" if already else "")
+            head = f"{len(names)} properties are optional: {_quoted(names)}: {change}"
+        return Finding(root.pointer, f"strict mode needs every property in \"required\"; {head}, and treat null as "
+                                     f"\"not given\" in the function. `toolclause export --strict` makes this change "
+                                     f"on the exported copy", Fix("add every property to required, made nullable "
+                                                                  "(toolclause export --strict does it)", safe=False))
 
     def _enum(self, node: SchemaNode, enum: list[Any]) -> Iterable[Finding]:
         size = enum_size(enum)
@@ -205,3 +234,27 @@ class OpenAIStrictIncompatible(Rule):
                      else f"the schema at {size.deepest}")
             yield Finding(size.deepest, f"{label} is nested {size.depth} levels below the root; strict mode "
                                         f"allows {OPENAI_STRICT_MAX_NESTING} levels of nesting — flatten the schema")
+
+
+def _property_path(root: str, pointer: str) -> str:
+    """A property's name as a path from the root: 'filter.owner', 'rows[].id', '#Address.street'."""
+    tokens = [t.replace("~1", "/").replace("~0", "~") for t in pointer[len(root):].split("/")[1:]]
+    out = ""
+    index = 0
+    while index < len(tokens):
+        token = tokens[index]
+        if token in ("properties", "$defs", "definitions") and index + 1 < len(tokens):
+            name = tokens[index + 1]
+            out += ("#" if token != "properties" else "." if out else "") + name
+            index += 2
+            continue
+        if token in ("items", "additionalItems"):
+            out += "[]"
+        index += 1
+    return out
+
+
+def _quoted(names: list[str]) -> str:
+    shown = [f"'{name}'" for name in names]
+    return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
+
