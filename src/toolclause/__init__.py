@@ -22,11 +22,11 @@ if typing.TYPE_CHECKING:
     from .linting.engine import LintReport
     from .loading import load
     from .model import Diagnostic, Severity, ToolContract
-    from .runtime import Result, Toolbox, ToolError
+    from .runtime import Result, Toolbox, ToolError, ToolRegistrationError
 
 # each public name → the module it is imported from (keep in step with the imports above)
 _HOMES: dict[str, str] = {
-    "Toolbox": ".runtime", "ToolError": ".runtime", "Result": ".runtime",
+    "Toolbox": ".runtime", "ToolError": ".runtime", "Result": ".runtime", "ToolRegistrationError": ".runtime",
     "load": ".loading", "lint": "._api", "export": ".exporting", "diff": "._api",
     # the data the functions take and return
     "Diagnostic": ".model", "Severity": ".model", "ToolContract": ".model",
@@ -35,7 +35,8 @@ _HOMES: dict[str, str] = {
 }
 
 __all__ = ["Diagnostic", "DiffReport", "ExportResult", "LintConfig", "LintReport", "Loss", "Result", "Severity",
-           "ToolContract", "ToolError", "Toolbox", "__version__", "diff", "export", "lint", "load"]
+           "ToolContract", "ToolError", "ToolRegistrationError", "Toolbox", "__version__", "diff", "export", "lint",
+           "load"]
 
 
 def __getattr__(name: str) -> typing.Any:

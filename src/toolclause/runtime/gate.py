@@ -181,8 +181,11 @@ class Gate:
     # ------------------------------------------------------------------ stages 1–3
 
     def _prepare(self, name: str, raw: Any, run: Any, host_key: str | None,
-                 routing: Routing | None) -> tuple[Any, Any]:
-        """(tool, the arguments for the function) or (tool or None, a failed Result)."""
+                 routing: Routing | None, finish: bool = True) -> tuple[Any, Any]:
+        """(tool, the arguments for the function) or (tool or None, a failed Result).
+
+        finish=False: the validated JSON arguments, not yet converted for the function (`Toolbox.validate`).
+        """
         property_map = None
         if routing is None and type(name) is str:
             tool = self._tools.get(name)
@@ -218,7 +221,7 @@ class Gate:
             return tool, self._validation_failure(tool, args, run, valid)
         if self._budget.runs:  # something to forget: this tool's earlier mistakes in this run
             self._budget.record_success(run, tool.name)
-        if self._special and tool.name in self._special:
+        if not finish or (self._special and tool.name in self._special):
             return tool, args  # converted after the claim: a claim fingerprints the JSON arguments
         return tool, self._finish(tool, args, run, tool.drop)
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any, overload
+from typing import TYPE_CHECKING, Any, overload
 
 from ..model import ToolContract
 from ..stores.base import Store
@@ -26,6 +26,7 @@ from ..stores.url import DEFAULT_STORE, StoreURL
 from .budget import DEFAULT_BUDGET, CorrectionBudget
 from .claim import ClaimStage, PassThrough
 from .confirmation import DEFAULT_TTL, Confirmations, link_commit
+from .envelope import Result
 from .errors import ToolboxConfigError, ToolRegistrationError
 from .executor import Executor, LocalExecutor
 from .gate import Gate, new_trace_id
@@ -33,6 +34,9 @@ from .idempotency import CACHE_SIZE, LEASE, RETENTION, IdempotencyStage
 from .policy import DEFAULT_CONCURRENCY, DEFAULT_POLICY, policy_for
 from .registration import LINT_MODES, BoundTool, annotations_for, from_contract, from_function
 from .registry import ExportedDocument, ExportedTools, ToolRegistry, exported
+
+if TYPE_CHECKING:
+    from .adapters.specs import ToolSpec
 
 
 class Toolbox(Gate):
@@ -240,6 +244,30 @@ class Toolbox(Gate):
     def diagnostics(self) -> dict[str, tuple]:
         """Every tool's registration findings (warnings and, with lint="warn", errors)."""
         return {name: t.diagnostics for name, t in self._tools.items() if t.diagnostics}
+
+    def validate(self, name: str, arguments: Any = None, *, run: Any = None, routing: Any = None,
+                 idempotency_key: str | None = None) -> dict[str, Any] | Result:
+        """Parse, normalise and validate a call without running anything: its JSON arguments, or a failed Result.
+
+        The arguments come back normalised (strict-mode nulls dropped, defaults applied), ready
+        for `call()`.  A failure counts against `run`'s correction budget as `call()` counts it.
+        """
+        from .adapters.specs import validate
+
+        return validate(self, name, arguments, run=run, routing=routing, idempotency_key=idempotency_key)
+
+    def tool_specs(self, target: str, strict: bool = False) -> list[ToolSpec]:
+        """Each tool as `target` exports it: exported name, description, parameters, definition, contract,
+        losses, and the routing to call it by those names (`call(spec.name, args, routing=spec.routing)`)."""
+        from .adapters.specs import tool_specs
+
+        return tool_specs(self, target, strict)
+
+    def as_pydantic_ai_toolset(self, **options: Any) -> Any:
+        """A PydanticAI toolset whose argument validation is this gate (docs/frameworks.md)."""
+        from .adapters.pydantic_ai import toolset
+
+        return toolset(self, **options)
 
     def export(self, target: str, strict: bool = False) -> ExportedTools | ExportedDocument:
         """The tools in one target's shape, ready for that SDK (a list of dicts, or the target's document).
