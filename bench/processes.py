@@ -1,0 +1,150 @@
+"""Whole processes, as a pre-commit hook or a CI step runs them: toolclause beside the other linters.
+
+    .venv/bin/python bench/processes.py [--corpora PATH] [--repeat N] [--no-corpus]
+
+Each row is one command started from scratch (interpreter start-up, imports,
+reading the file, linting, printing), timed by the CPU seconds the child used
+(user + system, from os.wait4) and its peak memory; the median of N runs.  The
+other linters are installed pinned, each in its own virtualenv under
+bench/.venvs, by the bench itself (bench/competitors.py).  Prints figures and
+ratios; asserts nothing.
+
+Inputs, written once to a temporary folder as MCP `tools/list` arrays (the one
+shape every linter here reads):
+    13 tools      the first 13 tools of the docker-mcp-registry corpus
+    50 tools      the first 50
+    corpus        every corpus tool (about 13,500) in one file, about 10 MB
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import competitors  # noqa: E402  (bench/competitors.py: pinned installs in bench/.venvs)
+from toolclause.loading import load_file  # noqa: E402
+
+REPO = Path(__file__).resolve().parent.parent
+TOOLCLAUSE = REPO / ".venv" / "bin" / "toolclause"
+
+PEERS = {
+    "agent-friend": competitors.Competitor("agent-friend validate", "agent-friend", "0.209.0", "agent-friend"),
+    "mcp-strict-check": competitors.Competitor("mcp-strict-check", "mcp-strict-check", "0.1.0", "mcp-strict-check"),
+    "mcp-tool-card-linter": competitors.Competitor("mcp-tool-card-linter", "mcp-tool-card-linter", "1.0.0",
+                                                   "mcp-tool-card-linter"),
+}
+
+
+def commands(file: Path | None, scratch: Path) -> dict[str, list[str]]:
+    """Each linter's command for FILE (None: its --version), output to /dev/null or a scratch file."""
+    bins = {name: peer.venv / "bin" for name, peer in PEERS.items()}
+    if file is None:
+        return {"toolclause": [str(TOOLCLAUSE), "--version"],
+                "agent-friend": [str(bins["agent-friend"] / "agent-friend"), "--version"],
+                "mcp-strict-check": [str(bins["mcp-strict-check"] / "mcp-strict-check"), "--version"],
+                "mcp-tool-card-linter": [str(bins["mcp-tool-card-linter"] / "mcp-tool-card-linter"), "--version"]}
+    return {
+        "toolclause": [str(TOOLCLAUSE), "lint", str(file), "--format", "json", "--fail-on", "never"],
+        "agent-friend": [str(bins["agent-friend"] / "agent-friend"), "validate", str(file), "--json"],
+        "mcp-strict-check": [str(bins["mcp-strict-check"] / "mcp-strict-check"), "--tools", str(file), "--json",
+                             "--exit-zero"],
+        "mcp-tool-card-linter": [str(bins["mcp-tool-card-linter"] / "mcp-tool-card-linter"), "lint", "--tools-file",
+                                 str(file), "--json-report", str(scratch / "card-report.json"), "--fail-on", "never"],
+    }
+
+
+@dataclass
+class Timing:
+    cpu_s: float
+    peak_mib: float
+    exit_code: int
+
+
+def run_once(argv: list[str], timeout_s: float) -> Timing:
+    """One child process: its own CPU seconds and peak resident memory (the kernel's figures, via wait4)."""
+    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=tempfile.gettempdir())
+    timer = threading.Timer(timeout_s, proc.kill)  # bounded: a hung linter is killed and shows its exit code
+    timer.start()
+    try:
+        _, status, usage = os.wait4(proc.pid, 0)  # reaped here, not by Popen, so its rusage is this run's alone
+    finally:
+        timer.cancel()
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    return Timing(usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, proc.returncode)
+
+
+def measure(argv: list[str], repeat: int, timeout_s: float) -> Timing | str:
+    try:
+        runs = [run_once(argv, timeout_s) for _ in range(repeat)]
+    except OSError as exc:
+        return f"could not run: {exc}"
+    return Timing(statistics.median(r.cpu_s for r in runs), max(r.peak_mib for r in runs), runs[-1].exit_code)
+
+
+def write_inputs(corpora: Path, folder: Path, with_corpus: bool) -> dict[str, Path]:
+    registry = load_file(corpora / "docker-mcp-registry" / "tools.jsonl").tools
+    inputs = {}
+    for size in (13, 50):
+        path = folder / f"{size}-tools.json"
+        path.write_text(json.dumps([t.to_mcp() for t in registry[:size]], ensure_ascii=False), encoding="utf-8")
+        inputs[f"{size} tools, one file"] = path
+    if with_corpus:
+        every = [t.to_mcp() for f in sorted(corpora.glob("*/tools.jsonl")) for t in load_file(f).tools]
+        path = folder / "corpus.json"
+        path.write_text(json.dumps(every, ensure_ascii=False), encoding="utf-8")
+        inputs[f"the corpus as one file ({len(every):,} tools, {path.stat().st_size / 1e6:.0f} MB)"] = path
+    return inputs
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--corpora", type=Path, default=REPO.parent / "shared" / "corpora")
+    parser.add_argument("--repeat", type=int, default=5, help="runs per command; the median is shown (default 5)")
+    parser.add_argument("--no-corpus", action="store_true", help="skip the whole-corpus file (the slow row)")
+    args = parser.parse_args()
+
+    for name, peer in PEERS.items():
+        why = competitors.ensure_installed(peer)
+        if why:
+            print(f"{name}: {why}; its column stays empty")
+    with tempfile.TemporaryDirectory() as tmp:
+        scratch = Path(tmp)
+        rows: list[tuple[str, Path | None]] = [("--version alone", None)]
+        rows += list(write_inputs(args.corpora, scratch, not args.no_corpus).items())
+        names = list(PEERS)
+        print(f"CPU seconds of the whole process (user + system), median of {args.repeat}; "
+              f"peak memory in MiB; ratio = toolclause / peer (below 1: toolclause is cheaper)\n")
+        header = ["input", "toolclause"] + [f"{n} (ratio)" for n in names]
+        print(" | ".join(header))
+        print(" | ".join("---" for _ in header))
+        for label, file in rows:
+            argvs = commands(file, scratch)
+            repeat = max(1, args.repeat // 2) if file is not None and "corpus" in label else args.repeat
+            ours = measure(argvs["toolclause"], repeat, 600)
+            cells = [label, _cell(ours)]
+            for name in names:
+                theirs = measure(argvs[name], repeat, 600)
+                ratio = (f" ({ours.cpu_s / theirs.cpu_s:.2f}×)"
+                         if isinstance(ours, Timing) and isinstance(theirs, Timing) and theirs.cpu_s else "")
+                cells.append(_cell(theirs) + ratio)
+            print(" | ".join(cells))
+
+
+def _cell(timing: Timing | str) -> str:
+    if isinstance(timing, str):
+        return timing
+    flag = "" if timing.exit_code in (0, 1) else f", exit {timing.exit_code}"
+    return f"{timing.cpu_s:.3f} s, {timing.peak_mib:.0f} MiB{flag}"
+
+
+if __name__ == "__main__":
+    main()
