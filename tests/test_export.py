@@ -120,7 +120,8 @@ def test_gemini_openapi_uses_nullable_single_types_and_string_enums():
 def test_rejected_names_are_mapped_and_the_map_is_exported():
     result = export(TOOLS, "openai-chat")
     assert result.name_map == {"math_factorial": "math.factorial", "search_files": "search files"}
-    assert result.document()["nameMap"] == result.name_map
+    assert result.routing()["nameMap"] == result.name_map
+    assert result.document() == result.payload  # one shape, whatever was renamed
     assert export(TOOLS, "mcp").name_map == {"search_files": "search files"}  # MCP takes dots
 
 
@@ -206,7 +207,8 @@ def test_cli_prints_losses_on_stderr_and_the_document_on_stdout():
     result = CliRunner().invoke(cli, ["export", str(TOOLS), "--target", "anthropic", "--strict"])
     assert result.exit_code == 0
     document = json.loads(result.stdout)
-    assert document["nameMap"]["math_factorial"] == "math.factorial"
+    assert isinstance(document, list) and document[0]["name"] == "math_factorial"
+    assert "write with -o FILE to keep the nameMap" in result.stderr
     assert "math.factorial /inputSchema/properties/n/minimum" in result.stderr
 
 

@@ -40,7 +40,8 @@ def _render(name: str) -> str:
     target, strict, settings = VARIANTS[name]
     source = FIXTURES / "schemas" if target == "structured-output" else [str(p) for p in INPUTS]
     result = export(source, target, strict, fix_types=True, settings=settings)
-    return dumps({"document": result.document(), "losses": [l.to_dict() for l in result.losses]})
+    return dumps({"document": result.document(), "routing": result.routing(),
+                  "losses": [l.to_dict() for l in result.losses]})
 
 
 @pytest.mark.parametrize("name", sorted(VARIANTS))

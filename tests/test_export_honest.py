@@ -209,3 +209,61 @@ def test_structured_output_schemas_are_held_to_the_schema_rules(tmp_path: Path):
                                                        "required": ["b"]}))
     run = CliRunner().invoke(cli, ["export", str(tmp_path), "--target", "structured-output"])
     assert run.exit_code == 1 and "S003" in run.stderr and "D001" not in run.stderr
+
+
+# --------------------------------------------------------------------------- one shape; no flag passes silently
+
+def test_the_output_has_one_shape_whatever_was_renamed(tmp_path: Path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    plain = {"name": "get_weather", "description": "Returns the current weather of one city by name.",
+             "inputSchema": {"type": "object", "properties": {"city": {"type": "string"}}}}
+    dotted = {**plain, "name": "weather.get"}
+    shapes = []
+    for tools in ([plain], [dotted]):
+        out = tmp_path / "out.json"
+        run = CliRunner().invoke(cli, ["export", str(_write(tmp_path, tools)), "--target", "openai-chat", "-o", str(out)])
+        assert run.exit_code == 0, run.output
+        shapes.append(type(json.loads(out.read_text())).__name__)
+        stdout = CliRunner().invoke(cli, ["export", str(tmp_path / "tools.json"), "--target", "openai-chat"]).stdout
+        assert json.loads(stdout) == json.loads(out.read_text())
+    assert shapes == ["list", "list"]
+    assert json.loads((tmp_path / "out.names.json").read_text()) == {"nameMap": {"weather_get": "weather.get"}}
+    check = CliRunner().invoke(cli, ["export", str(tmp_path / "tools.json"), "--target", "openai-chat", "-o",
+                                     str(tmp_path / "out.json"), "--check"])
+    assert check.exit_code == 0, check.output
+    (tmp_path / "out.names.json").unlink()
+    drift = CliRunner().invoke(cli, ["export", str(tmp_path / "tools.json"), "--target", "openai-chat", "-o",
+                                     str(tmp_path / "out.json"), "--check"])
+    assert drift.exit_code == 1  # the map is part of the export
+
+
+@pytest.mark.parametrize("args,said", [
+    (["--target", "gemini", "--strict"], "--strict changes nothing for gemini"),
+    (["--target", "mcp", "--strict"], "--strict changes nothing for mcp"),
+    (["--target", "openai-chat", "--gemini-schema", "openapi"], "--gemini-schema is for --target gemini"),
+    (["--target", "anthropic", "--mcp-shape", "list"], "--mcp-shape is for --target mcp"),
+    (["--target", "a2a"], "give the agent's address with --set url="),
+])
+def test_a_flag_that_changes_nothing_is_a_warning(tmp_path: Path, monkeypatch, args, said):
+    monkeypatch.chdir(tmp_path)
+    tool = {"name": "get_weather", "description": "Returns the current weather of one city by name.",
+            "inputSchema": {"type": "object", "properties": {"city": {"type": "string"}}}}
+    run = CliRunner().invoke(cli, ["export", str(_write(tmp_path, [tool])), *args])
+    assert run.exit_code == 0 and "warning: " in run.stderr and said in run.stderr
+    quiet = CliRunner().invoke(cli, ["export", str(tmp_path / "tools.json"), "--target", "a2a", "--set", "url=https://x.example/a2a"])
+    assert "warning" not in quiet.stderr
+
+
+@pytest.mark.parametrize("args,said", [
+    (["--target", "openai-chat", "--set", "url=https://x"], "openai-chat takes no setting 'url' (it has no settings)"),
+    (["--target", "a2a", "--set", "nmae=shop"], "a2a takes no setting 'nmae' (its settings: name,"),
+    (["--target", "gemini", "--set", "shape=list"], "gemini takes no setting 'shape' (its settings: schema)"),
+])
+def test_a_setting_the_target_does_not_read_is_a_usage_error(tmp_path: Path, monkeypatch, args, said):
+    monkeypatch.chdir(tmp_path)
+    tool = {"name": "get_weather", "description": "Returns the current weather of one city by name.",
+            "inputSchema": {"type": "object", "properties": {"city": {"type": "string"}}}}
+    run = CliRunner().invoke(cli, ["export", str(_write(tmp_path, [tool])), *args])
+    assert run.exit_code == 2 and said in run.stderr and run.stdout == ""
+    with pytest.raises(ValueError, match="takes no setting"):
+        export(tool, args[1], settings={args[3].split("=")[0]: "x"})

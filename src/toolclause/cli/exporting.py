@@ -45,6 +45,7 @@ class ExportRun:
     written: list[str] = field(default_factory=list)     # files written
     stdout: str | None = None                             # the document, when no -o was given
     drift: dict[str, list[Drift]] | None = None          # --check: file → changes (empty: up to date)
+    warnings: list[str] = field(default_factory=list)     # flags that change nothing, and the like
 
 
 # what an export repairs itself, so lint's error does not stop it: names are mapped and routed back
@@ -121,12 +122,36 @@ def _is_directory_output(output: str) -> bool:
     return path.is_dir() or output.endswith(("/", "\\")) or (not path.exists() and path.suffix == "")
 
 
+def _map_file(output: str, request: ExportRequest) -> str:
+    """Where the routing map goes: `<target>.names.json` in a folder, `FILE.names.json` beside a file."""
+    if _is_directory_output(output):
+        return str(Path(output) / f"{_stem(request)}.names.json")
+    return str(Path(output).with_suffix(".names.json"))
+
+
 def expected_files(request: ExportRequest, result: ExportResult) -> dict[str, str]:
-    """{path: text} the export writes for `-o` (one file, or the payload and its name map in a folder)."""
+    """{path: text} the export writes for `-o`: the payload (one shape per target, whatever was renamed)
+    and, when names moved, the routing map beside it."""
     assert request.output is not None
-    if _is_directory_output(request.output):
-        return {str(Path(request.output) / name): dumps(doc) for name, doc in result.files(_stem(request)).items()}
-    return {request.output: dumps(result.document())}
+    payload = str(Path(request.output) / f"{_stem(request)}.json") if _is_directory_output(request.output) \
+        else request.output
+    out = {payload: dumps(result.payload)}
+    routing = result.routing()
+    if routing:
+        out[_map_file(request.output, request)] = dumps(routing)
+    return out
+
+
+def flag_warnings(request: ExportRequest) -> list[str]:
+    """Flags that would change nothing, said instead of passed over silently."""
+    target = EXPORT_TARGETS[request.target]
+    out = []
+    if request.strict and not target.strict:
+        out.append(f"--strict changes nothing for {request.target}: it has no strict mode")
+    if request.target == "a2a" and "url" not in request.settings:
+        out.append("the AgentCard's interface url is http://localhost:8000/a2a, which only this machine can reach; "
+                   "give the agent's address with --set url=…")
+    return out
 
 
 def _tools(request: ExportRequest):
@@ -171,9 +196,12 @@ def run_export(request: ExportRequest) -> ExportRun:
         result = export(source, request.target, request.strict, fix_types=request.fix_types, settings=request.settings)
     except ValueError as exc:  # a bad --set value
         raise CliError(str(exc)) from None
-    run = ExportRun(result=result)
+    run = ExportRun(result=result, warnings=flag_warnings(request))
     if request.output is None:
-        run.stdout = dumps(result.document())
+        run.stdout = dumps(result.payload)
+        if result.routing():
+            run.warnings.append("names moved and stdout holds only the tools: write with -o FILE to keep the "
+                                "nameMap/propertyMap beside them (FILE.names.json)")
         return run
     files = expected_files(request, result)
     if request.check:
@@ -193,8 +221,8 @@ def _committed(files: dict[str, str], request: ExportRequest) -> dict[str, Any]:
     """What is on disk now: the expected files, and in a folder any stale map file of this export."""
     out: dict[str, Any] = {}
     paths = set(files)
-    if request.output is not None and _is_directory_output(request.output):
-        paths.add(str(Path(request.output) / f"{_stem(request)}.names.json"))
+    if request.output is not None:
+        paths.add(_map_file(request.output, request))
     for path in sorted(paths):
         file = Path(path)
         if not file.exists():

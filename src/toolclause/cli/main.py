@@ -257,8 +257,16 @@ def export_command(paths: tuple[str, ...], target: str, strict: bool, output: st
     from .exporting import ExportRequest, LintRefusal, parse_settings, run_export  # only `export` needs them
     from .running import CliError
 
+    ctx = click.get_current_context()
+    given = {name for name in ("gemini_schema", "mcp_shape")
+             if ctx.get_parameter_source(name) is not click.core.ParameterSource.DEFAULT}
+    for name, owner in (("gemini_schema", "gemini"), ("mcp_shape", "mcp")):
+        if name in given and target != owner:
+            click.echo(f"toolclause: export: warning: --{name.replace('_', '-')} is for --target {owner}; "
+                       f"it changes nothing for {target}", err=True)
     try:
-        options = {"schema": gemini_schema, "shape": mcp_shape, **parse_settings(settings)}
+        options = {**({"schema": gemini_schema} if target == "gemini" else {}),
+                   **({"shape": mcp_shape} if target == "mcp" else {}), **parse_settings(settings)}
         run = run_export(ExportRequest(paths=paths, target=target, strict=strict, output=output, check=check,
                                        fix_types=fix_types, settings=options, input_format=input_format,
                                        allow_lint_errors=allow_lint_errors, cwd=os.getcwd()))
@@ -268,6 +276,8 @@ def export_command(paths: tuple[str, ...], target: str, strict: bool, output: st
         for line in refusal.lines():
             click.echo(f"toolclause: export: {line}" if not line.startswith(" ") else line, err=True)
         click.get_current_context().exit(1)
+    for warning in run.warnings:
+        click.echo(f"toolclause: export: warning: {warning}", err=True)
     for loss in run.result.losses:
         click.echo(f"toolclause: export: {loss}", err=True)
     if run.result.losses:

@@ -52,6 +52,11 @@ def export(source: Any, target: str, strict: bool = False, *, fix_types: bool = 
     """
     if target not in TARGETS:
         raise ValueError(f"unknown export target {target!r}; choose from {', '.join(TARGETS)}")
+    known = TARGETS[target].SETTINGS
+    unknown = [key for key in settings or {} if key not in known]
+    if unknown:
+        raise ValueError(f"{target} takes no setting {unknown[0]!r} "
+                         f"({'its settings: ' + ', '.join(known) if known else 'it has no settings'})")
     options = ExportOptions(strict=strict, settings=dict(settings or {}))
     if EXPORT_TARGETS[target].reads == "schemas" and not _is_contracts(source):
         tools = structured_output.schemas_as_contracts(_schemas(source))

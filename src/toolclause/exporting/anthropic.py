@@ -18,6 +18,8 @@ from ..targets import (ANTHROPIC_STRICT_MAX_OPTIONAL_PARAMETERS, ANTHROPIC_STRIC
 from ._common import description_of, project_tools
 from .base import ExportOptions, ExportResult, Loss
 
+SETTINGS: tuple[str, ...] = ()  # the keys of ExportOptions.settings it reads
+
 
 def _counts(schema: dict[str, Any]) -> tuple[int, int]:
     """(optional properties, union-typed properties) as Anthropic counts them."""

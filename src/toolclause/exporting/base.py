@@ -123,13 +123,9 @@ class ExportResult:
         return out
 
     def document(self) -> Any:
-        """One JSON document: the payload alone, or {"tools": payload, "nameMap": …} when names moved."""
-        routing = self.routing()
-        if not routing:
-            return self.payload
-        if isinstance(self.payload, dict) and "tools" in self.payload:  # already a tools/list result
-            return {**self.payload, **routing}
-        return {"tools": self.payload, **routing}
+        """The document `toolclause export` writes: the payload, in the one shape of its target whatever
+        was renamed (the routing map goes beside it: `routing()`, `files()`)."""
+        return self.payload
 
     def files(self, stem: str) -> dict[str, Any]:
         """The files `-o DIR` writes: the payload and, when names moved, the map beside it."""

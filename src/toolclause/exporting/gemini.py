@@ -14,6 +14,8 @@ from ..model import ToolContract
 from ._common import description_of, project_tools
 from .base import ExportOptions, ExportResult
 
+SETTINGS: tuple[str, ...] = ("schema",)  # the keys of ExportOptions.settings it reads
+
 SCHEMA_SHAPES = ("json", "openapi")
 
 

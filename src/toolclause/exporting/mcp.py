@@ -12,6 +12,8 @@ from ..model import ToolContract
 from ._common import project_tools
 from .base import ExportOptions, ExportResult, Loss
 
+SETTINGS: tuple[str, ...] = ("shape",)  # the keys of ExportOptions.settings it reads
+
 SHAPES = ("tools", "list")
 
 

@@ -8,6 +8,8 @@ from ..model import ToolContract
 from ._common import description_of, project_tools
 from .base import ExportOptions, ExportResult
 
+SETTINGS: tuple[str, ...] = ()  # the keys of ExportOptions.settings it reads
+
 
 def function_object(name: str, description: str | None, parameters: dict[str, Any], strict: bool) -> dict[str, Any]:
     function: dict[str, Any] = {"name": name}

@@ -13,6 +13,8 @@ from ..model import ToolContract
 from ._common import description_of, project_tools
 from .base import ExportOptions, ExportResult
 
+SETTINGS: tuple[str, ...] = ()  # the keys of ExportOptions.settings it reads
+
 
 def export_tools(tools: Sequence[ToolContract], options: ExportOptions) -> ExportResult:
     projected, result = project_tools(tools, "openai-responses", "openai",

@@ -23,6 +23,8 @@ from .base import ExportOptions, ExportResult, Loss
 from .names import valid_names
 from .strict import project
 
+SETTINGS: tuple[str, ...] = ()  # the keys of ExportOptions.settings it reads
+
 
 def schemas_as_contracts(schemas: Mapping[str, Any]) -> list[ToolContract]:
     """{name: schema} → carriers for `export_tools` (the name is the file's stem or the schema's title)."""
