@@ -267,3 +267,17 @@ def test_a_setting_the_target_does_not_read_is_a_usage_error(tmp_path: Path, mon
     assert run.exit_code == 2 and said in run.stderr and run.stdout == ""
     with pytest.raises(ValueError, match="takes no setting"):
         export(tool, args[1], settings={args[3].split("=")[0]: "x"})
+
+
+def test_moved_constraints_are_written_as_words():
+    tool = {"name": "search", "description": "Searches the catalogue by text and returns matching items.",
+            "inputSchema": {"type": "object", "additionalProperties": False, "properties": {
+                "q": {"type": "string", "description": "Text to look for", "minLength": 1, "maxLength": 64},
+                "band": {"type": "string", "description": "Price band.", "default": None},
+                "page": {"type": "integer", "minimum": 1}}}}
+    properties = _parameters(export(tool, "openai-chat", strict=True))["properties"]
+    assert properties["q"]["description"] == "Text to look for. At least 1 character; at most 64 characters."
+    assert properties["band"]["description"] == "Price band. Defaults to null."
+    openapi = export(tool, "gemini", settings={"schema": "openapi"}).payload[0]["functionDeclarations"][0]["parameters"]
+    assert openapi["description"] == "No properties besides those listed."
+    assert "{" not in json.dumps([p.get("description", "") for p in openapi["properties"].values()])

@@ -30,6 +30,7 @@ from .base import Loss
 from ..schema.nullability import make_nullable
 from ._nullability import disjoint, is_array, is_object, object_branches, to_openapi_nullable
 from .names import valid_names
+from ._words import describe
 
 # Keywords that only annotate: dropping them changes nothing a validator checks.
 ANNOTATIONS = frozenset({
@@ -449,11 +450,14 @@ class Projector:
         return out
 
     def _note(self, out: dict[str, Any], constraints: dict[str, Any]) -> None:
-        note = json.dumps(constraints, ensure_ascii=False, default=str)
+        note = describe(constraints)
         if len(note) > 300:  # a hint for the model, not a copy of the schema
             note = note[:299] + "…"
         description = out.get("description")
-        out["description"] = f"{description} {note}" if isinstance(description, str) and description else note
+        if isinstance(description, str) and description.strip():
+            end = "" if description.rstrip().endswith((".", "!", "?", ":", ";", "。")) else "."
+            note = f"{description.rstrip()}{end} {note}"
+        out["description"] = note
 
     def _close(self, out: dict[str, Any], src: str, root: bool = False, had_extra: Any = None,
                had_properties: bool = True) -> None:
