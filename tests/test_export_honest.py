@@ -281,3 +281,23 @@ def test_moved_constraints_are_written_as_words():
     openapi = export(tool, "gemini", settings={"schema": "openapi"}).payload[0]["functionDeclarations"][0]["parameters"]
     assert openapi["description"] == "No properties besides those listed."
     assert "{" not in json.dumps([p.get("description", "") for p in openapi["properties"].values()])
+
+
+def test_gemini_capitalised_types_are_read_as_the_gemini_format_they_are(tmp_path: Path):
+    declaration = {"name": "set_owner", "description": "Sets or clears the owner of one ticket and returns it.",
+                   "parameters": {"type": "OBJECT", "properties": {
+                       "ticket": {"type": "STRING"}, "owner": {"type": "STRING", "nullable": True},
+                       "tags": {"type": "ARRAY", "items": {"type": "STRING"}}}, "required": ["ticket"]}}
+    source = tmp_path / "gemini.json"
+    source.write_text(json.dumps([{"functionDeclarations": [declaration]}]))
+    mcp = export(str(source), "mcp")
+    assert mcp.losses == []
+    schema = mcp.payload[0]["inputSchema"]
+    assert schema["type"] == "object" and schema["properties"]["ticket"] == {"type": "string"}
+    assert schema["properties"]["owner"] == {"type": ["string", "null"]}
+    strict = export(str(source), "openai-chat", strict=True)
+    assert strict.losses == [] and _parameters(strict)["properties"]["ticket"] == {"type": "string"}
+    json_schema = {**declaration, "parameters": None, "parametersJsonSchema": {"type": "object", "properties": {
+        "kind": {"type": "STRING"}}}}
+    source.write_text(json.dumps([{"functionDeclarations": [json_schema]}]))
+    assert any(l.code == "unknown-type-dropped" for l in export(str(source), "mcp").losses)  # not Gemini's Schema

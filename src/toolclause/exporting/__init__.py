@@ -25,7 +25,7 @@ from . import structured_output
 from .base import ExportOptions, ExportResult, Loss, dumps
 from .check import Drift, file_drift, structural_diff
 from ..schema.normalize import to_canonical_arguments, to_strict_arguments
-from .repair import with_fixed_types
+from .repair import as_json_schema, with_fixed_types
 
 # each target's exporter module, as targets.EXPORT_TARGETS names it
 TARGETS: dict[str, ModuleType] = {name: import_module(f".{target.exporter}", __name__)
@@ -61,7 +61,7 @@ def export(source: Any, target: str, strict: bool = False, *, fix_types: bool = 
     if EXPORT_TARGETS[target].reads == "schemas" and not _is_contracts(source):
         tools = structured_output.schemas_as_contracts(_schemas(source))
     else:
-        tools = _contracts(source, input_format)
+        tools = [as_json_schema(t) for t in _contracts(source, input_format)]
     if fix_types:
         tools = [with_fixed_types(t) for t in tools]
     return TARGETS[target].export_tools(tools, options)
