@@ -51,7 +51,7 @@ PHRASES: dict[str, Callable[[Any], str]] = {
     "minLength": lambda n: f"at least {_count('character')(n)}",
     "maxLength": lambda n: f"at most {_count('character')(n)}",
     "pattern": lambda p: f"matches the regular expression {p}" if isinstance(p, str) else f"pattern {_json(p)}",
-    "format": lambda f: f"format {f}" if isinstance(f, str) else f"format {_json(f)}",
+    "format": lambda f: f"in {f} format" if isinstance(f, str) else f"format {_json(f)}",
     "minimum": lambda n: f"at least {_json(n)}",
     "maximum": lambda n: f"at most {_json(n)}",
     "exclusiveMinimum": lambda n: f"more than {_json(n)}" if not isinstance(n, bool) else "minimum excluded",
