@@ -69,6 +69,28 @@ def test_p001_optional_properties_are_one_finding_per_tool_naming_them_and_the_e
     assert "'a' and 'b': add them to required and make the type [\"string\", \"null\"], and treat null" in one.message
 
 
+@pytest.mark.parametrize("targets", [["openai"], ["openai-strict"], ["all"]])
+def test_p001_an_array_without_items_is_an_error_for_openai_strict_or_not(targets):
+    schema = {**CLOSED, "properties": {
+        "tags": {"type": "array", "description": "Tags", "default": ["a"]},
+        "mixed": {"type": ["string", "array"], "description": "One or several"},
+        "deep": {**CLOSED, "properties": {"list": {"type": "array", "items": {"type": "array"}}}},
+        "typed": {"type": "array", "items": {"type": "string"}}},
+        "required": ["tags", "mixed", "deep", "typed"]}
+    found = [d for d in _found(_tool(schema), "P001", targets) if "items" in d.message]
+    assert sorted(d.pointer for d in found) == ["/inputSchema/properties/deep/properties/list/items",
+                                                "/inputSchema/properties/mixed", "/inputSchema/properties/tags"]
+    assert all(d.severity.label == "error" and "array schema missing items" in d.message for d in found)
+    (tags,) = [d for d in found if d.pointer.endswith("/tags")]
+    assert tags.fix is not None and tags.fix.edits and tags.fix.edits[0].value == {"type": "string"}
+    assert _found(_tool(schema), "P001", ["anthropic"]) == [] and _found(_tool(schema), "P001") == []
+
+
+def test_p001_with_only_the_openai_target_reports_nothing_strict():
+    schema = {"type": "object", "properties": {"a": {"type": "string", "default": "x"}}}
+    assert _found(_tool(schema), "P001", ["openai"]) == []
+
+
 def test_p001_unknown_type_is_not_suggested_as_nullable_type():
     schema = {**CLOSED, "properties": {"a": {"type": "str"}}}
     (d,) = _found(_tool(schema), "P001", ["openai-strict"])

@@ -82,7 +82,7 @@ class ExportTarget:
 
 
 LINT_TARGETS: dict[str, LintTarget] = {t.name: t for t in (
-    LintTarget("openai", OPENAI_TOOL_NAMES),
+    LintTarget("openai", OPENAI_TOOL_NAMES, rules=("P001",)),
     LintTarget("openai-strict", OPENAI_TOOL_NAMES, rules=("P001",)),
     LintTarget("anthropic", ANTHROPIC_TOOL_NAMES, ANTHROPIC_PROPERTY_NAMES, rules=("P002",)),
     LintTarget("anthropic-strict", ANTHROPIC_TOOL_NAMES, ANTHROPIC_PROPERTY_NAMES, rules=("P002",)),

@@ -9,6 +9,7 @@ reason as its own finding with the exact change:
   optional one becomes required and nullable: `["string", "null"]`): one
   finding per tool naming them all, as `toolclause export --strict` makes
   this change mechanically;
+- an array without `items`;
 - an object without `"additionalProperties": false`, or without `properties`;
 - `allOf`, `oneOf`, `not`, `if`/`then`/`else`, `dependentRequired`,
   `dependentSchemas`, `patternProperties` and `default`;
@@ -23,10 +24,14 @@ reason as its own finding with the exact change:
 Nothing below a keyword strict mode rejects is analysed (removing the keyword
 is the fix), nor below an `additionalProperties` schema.
 
+With the `openai` target (no strict mode) it reports arrays without `items`,
+at any depth: OpenAI rejects those schemas with or without `strict`.
+
 ## Why is this bad?
 OpenAI answers such a request with a 400 ("'required' is required to be
 supplied and to be an array including every key in properties", "'default' is
-not permitted", "object schema missing properties"), so no call is made at all.
+not permitted", "object schema missing properties", "array schema missing
+items"), so no call is made at all.
 
 ## Example
 ```json
@@ -69,11 +74,15 @@ from ...targets import (JSON_SCHEMA_TYPES, OPENAI_STRICT_FORMATS, OPENAI_STRICT_
                         OPENAI_STRICT_MAX_NESTING, OPENAI_STRICT_MAX_PROPERTIES, OPENAI_STRICT_MAX_TOTAL_CHARS,
                         OPENAI_STRICT_UNSUPPORTED_KEYWORDS)
 from ..base import Finding, LintContext, Rule
-from ..tightness._shapes import ancestor_via, declared_types, is_object_schema, property_label, written_by_user
+from ..tightness._shapes import (COMPOSITION, ancestor_via, declared_types, is_array_schema, is_object_schema,
+                                 property_label, written_by_user)
+from ..tightness.c002_array_without_items import element_type_hint
 
 # Below these the subtree is not analysed (the fix removes or replaces the whole keyword), nor counted.
 _NOT_ANALYSED_BELOW = NOT_COUNTED_BELOW
 _TYPE_NOT_NEEDED = ("anyOf", "$ref", "enum", "const", "allOf", "oneOf", "not", "if")
+_ITEMS_ELSEWHERE = ("$ref", *COMPOSITION)  # an array whose elements a reference or composition may give
+STRICT = "openai-strict"
 
 
 def nullable_change(schema: dict[str, Any]) -> str:
@@ -97,13 +106,15 @@ class OpenAIStrictIncompatible(Rule):
     code = "P001"
     name = "openai-strict-incompatible"
     severity = Severity.ERROR
-    targets = frozenset({"openai-strict"})
+    targets = frozenset({"openai", STRICT})
     all_nodes = True
 
     def check_node(self, node: SchemaNode, tool: ToolContract, ctx: LintContext) -> Iterable[Finding]:
-        if ancestor_via(node, _NOT_ANALYSED_BELOW):
-            return
         schema = node.schema
+        if "items" not in schema and is_array_schema(schema) and not any(k in schema for k in _ITEMS_ELSEWHERE):
+            yield self._no_items(node, schema)
+        if STRICT not in ctx.targets or ancestor_via(node, _NOT_ANALYSED_BELOW):
+            return
         enum = schema.get("enum")
         if isinstance(enum, list):
             yield from self._enum(node, enum)
@@ -206,6 +217,16 @@ class OpenAIStrictIncompatible(Rule):
                                      f"\"not given\" in the function. `toolclause export --strict` makes this change "
                                      f"on the exported copy", Fix("add every property to required, made nullable "
                                                                   "(toolclause export --strict does it)", safe=False))
+
+    def _no_items(self, node: SchemaNode, schema: dict[str, Any]) -> Finding:
+        hint = element_type_hint(schema)
+        items = f"{{\"type\": \"{hint}\"}}" if hint else "{\"type\": \"string\"} (the element schema)"
+        fix = (Fix(f"add \"items\": {{\"type\": \"{hint}\"}}", safe=False,
+                   edits=(Edit("set", node.pointer + "/items", {"type": hint}),)) if hint
+               else Fix("add an \"items\" schema", safe=False))
+        return Finding(node.pointer, f"array {property_label(node)} has no \"items\"; OpenAI rejects the whole request "
+                                     f"with or without strict mode (400 \"array schema missing items\"): add "
+                                     f"\"items\": {items}", fix)
 
     def _enum(self, node: SchemaNode, enum: list[Any]) -> Iterable[Finding]:
         size = enum_size(enum)
