@@ -46,7 +46,7 @@ def test_the_file_is_sorted_versioned_and_stable():
     text = dumps_baseline(findings, ".", "/repo")
     assert text == dumps_baseline(list(reversed(findings)), ".", "/repo")
     document = json.loads(text)
-    assert document["version"] == 1
+    assert document["version"] == 2
     assert [(f["file"], f["pointer"]) for f in document["findings"]] == [("a.json", "/a"), ("a.json", "/z"), ("b.json", "/inputSchema/required/0")]
 
 

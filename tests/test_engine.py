@@ -180,5 +180,7 @@ def test_a_cached_plan_keeps_no_linted_tool_alive():
     assert {"P001", "P002", "P006"} <= {rule.code for rule in engine._plan_for(
         LintConfig(targets=frozenset({"openai-strict", "anthropic-strict"}))).rules}
     assert {"P001", "P002", "S005"} <= {d.code for d in found}
+    assert all(d.contract is tools[0] for d in found)  # findings name their tool (baselines read it)…
+    del found  # …and hold it only as long as they live
     after = sys.getrefcount(tools[0])  # outside the assert: pytest's rewriting would hold one more
     assert after == before

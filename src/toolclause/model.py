@@ -334,6 +334,8 @@ class Diagnostic:
     line: int | None = None
     column: int | None = None
     fix: Fix | None = None
+    # the tool it was found on (not part of its value): baselines read what was found there
+    contract: ToolContract | None = field(default=None, compare=False, repr=False)
 
     @property
     def context(self) -> Mapping[str, Any]:

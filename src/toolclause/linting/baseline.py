@@ -1,10 +1,18 @@
 """A baseline: the findings a project has accepted for now, so CI fails only on new ones.
 
-A finding's identity is its code, file, tool and pointer — never its line or
-message, so moving a tool down a file or rewording a message does not make an
-old finding look new.  The same finding may occur more than once (two list
-rules, two tools of one name); the baseline counts them, and only occurrences
-beyond the count are reported.
+A finding's identity is its code, file, tool name, its pointer *inside the
+tool* and a fingerprint of what was found there — never its line, its message
+or where the tool sits in the file.  Moving a tool down a file, inserting
+another tool above it or rewording a message does not make an old finding look
+new; changing the part of the tool it was found on does.  The fingerprint is a
+hash of the value at the pointer, one level deep (an object's own keys and
+plain values, a list's plain items), so an edit elsewhere in the tool leaves
+it alone.  The same finding may occur more than once (two list rules, two
+tools of one name); the baseline counts them, and only occurrences beyond the
+count are reported.
+
+Version 1 files (identity: code, file, tool and the pointer into the file) are
+still read with that identity; `--write-baseline` writes version 2.
 
 Pure text in, text out: the CLI reads and writes the file.  Paths are stored
 relative to the folder that holds the baseline, with '/' separators, so the
@@ -13,16 +21,25 @@ baseline works from any working directory and on any OS.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from collections import Counter
-from typing import Iterable
+from typing import Any, Callable, Iterable
 
 from ..model import Diagnostic
+from ..schema.refs import MISSING, value_at
 
-BASELINE_VERSION = 1
+BASELINE_VERSION = 2
+READS = (1, 2)
 
-Key = tuple[str, str, str, str]  # code, file, tool, pointer
+Key = tuple[str, ...]  # version 2: code, file, tool, pointer in the tool, fingerprint; version 1: code, file, tool, pointer
+
+
+class Accepted(Counter):
+    """The accepted findings of a baseline file, counted by identity, and the version whose identity they use."""
+
+    version: int = BASELINE_VERSION
 
 
 class BaselineError(ValueError):
@@ -47,26 +64,71 @@ def path_key(file: str | None, base_dir: str, cwd: str) -> str:
 
 
 def finding_key(diagnostic: Diagnostic, base_dir: str, cwd: str) -> Key:
+    """The identity a version 2 baseline records (see the module docstring)."""
+    inner, fingerprint = _found_at(diagnostic)
+    return (diagnostic.code, path_key(diagnostic.file, base_dir, cwd), diagnostic.tool or "", inner, fingerprint)
+
+
+def position_key(diagnostic: Diagnostic, base_dir: str, cwd: str) -> Key:
+    """The identity a version 1 baseline recorded: the pointer into the file, which moves with the tool."""
     return (diagnostic.code, path_key(diagnostic.file, base_dir, cwd), diagnostic.tool or "", diagnostic.pointer)
 
 
+def _found_at(diagnostic: Diagnostic) -> tuple[str, str]:
+    """(the pointer inside the tool, the fingerprint of the value there); no tool known: the pointer and ''."""
+    contract = diagnostic.contract
+    pointer = diagnostic.pointer
+    if contract is None:
+        return pointer, ""
+    base = contract.origin.base
+    if base and (pointer == base or pointer.startswith(base + "/")):
+        pointer = pointer[len(base):]
+    if contract.raw is None:
+        return pointer, ""
+    return pointer, fingerprint(value_at(contract.raw, pointer))
+
+
+def fingerprint(value: Any) -> str:
+    """A short hash of a value one level deep: an object's keys and plain values, a list's plain items."""
+    if value is MISSING:
+        shallow: Any = "<missing>"
+    elif isinstance(value, dict):
+        shallow = {str(k): _leaf(v) for k, v in value.items()}
+    elif isinstance(value, list):
+        shallow = [_leaf(v) for v in value]
+    else:
+        shallow = value
+    text = json.dumps(shallow, sort_keys=True, ensure_ascii=False, default=repr)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def _leaf(value: Any) -> Any:
+    if isinstance(value, dict):
+        return "<object>"
+    if isinstance(value, list):
+        return "<array>"
+    return value
+
+
 def dumps_baseline(diagnostics: Iterable[Diagnostic], base_dir: str, cwd: str) -> str:
-    """The baseline file's text: sorted, one entry per identity with its count."""
+    """The baseline file's text (version 2): sorted, one entry per identity with its count."""
     counts: Counter[Key] = Counter()
     names: dict[str, str] = {}
     for diagnostic in diagnostics:
         counts[finding_key(diagnostic, base_dir, cwd)] += 1
         names[diagnostic.code] = diagnostic.name
     findings = [
-        {"file": file, "tool": tool, "code": code, "name": names.get(code, ""), "pointer": pointer, "count": count}
-        for (code, file, tool, pointer), count in sorted(counts.items(), key=lambda kv: (kv[0][1], kv[0][2], kv[0][3], kv[0][0]))
+        {"file": file, "tool": tool, "code": code, "name": names.get(code, ""), "pointer": pointer,
+         "fingerprint": found, "count": count}
+        for (code, file, tool, pointer, found), count in sorted(
+            counts.items(), key=lambda kv: (kv[0][1], kv[0][2], kv[0][3], kv[0][0], kv[0][4]))
     ]
     document = {"version": BASELINE_VERSION, "tool": "toolclause", "findings": findings}
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
 
-def parse_baseline(text: str, source: str) -> Counter[Key]:
-    """The accepted findings of a baseline file; BaselineError names what is wrong."""
+def parse_baseline(text: str, source: str) -> Accepted:
+    """The accepted findings of a baseline file (version 1 or 2); BaselineError names what is wrong."""
     try:
         document = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -76,30 +138,36 @@ def parse_baseline(text: str, source: str) -> Counter[Key]:
         raise BaselineError(f"{source}: not a toolclause baseline (expected an object with 'version' and 'findings'; "
                             f"write one with --write-baseline)")
     version = document.get("version")
-    if version != BASELINE_VERSION:
-        raise BaselineError(f"{source}: baseline version {version!r} is not supported (this toolclause writes "
-                            f"version {BASELINE_VERSION}); write it again with --write-baseline")
-    accepted: Counter[Key] = Counter()
+    if version not in READS or isinstance(version, bool):
+        raise BaselineError(f"{source}: baseline version {version!r} is not supported (this toolclause reads "
+                            f"versions {' and '.join(map(str, READS))} and writes version {BASELINE_VERSION}); "
+                            f"write it again with --write-baseline")
+    fields = ("code", "file", "tool", "pointer") + (("fingerprint",) if version >= 2 else ())
+    accepted = Accepted()
+    accepted.version = version
     for index, entry in enumerate(document["findings"]):
-        if not isinstance(entry, dict) or not all(isinstance(entry.get(k), str) for k in ("code", "file", "tool", "pointer")):
-            raise BaselineError(f"{source}: findings[{index}] needs string 'code', 'file', 'tool' and 'pointer'")
+        if not isinstance(entry, dict) or not all(isinstance(entry.get(k), str) for k in fields):
+            raise BaselineError(f"{source}: findings[{index}] needs string {', '.join(repr(f) for f in fields[:-1])} "
+                                f"and {fields[-1]!r}")
         count = entry.get("count", 1)
         if not isinstance(count, int) or isinstance(count, bool) or count < 1:
             raise BaselineError(f"{source}: findings[{index}].count must be a positive integer")
-        accepted[(entry["code"], entry["file"], entry["tool"], entry["pointer"])] += count
+        accepted[tuple(entry[k] for k in fields)] += count
     return accepted
 
 
 def filter_new(diagnostics: Iterable[Diagnostic], accepted: Counter[Key], base_dir: str,
                cwd: str) -> tuple[list[Diagnostic], int]:
-    """(findings not covered by the baseline, how many were hidden)."""
+    """(findings not covered by the baseline, how many were hidden), each compared by its baseline's identity."""
+    key: Callable[[Diagnostic, str, str], Key] = (
+        position_key if getattr(accepted, "version", BASELINE_VERSION) == 1 else finding_key)
     remaining = Counter(accepted)
     new: list[Diagnostic] = []
     hidden = 0
     for diagnostic in diagnostics:
-        key = finding_key(diagnostic, base_dir, cwd)
-        if remaining[key] > 0:
-            remaining[key] -= 1
+        identity = key(diagnostic, base_dir, cwd)
+        if remaining[identity] > 0:
+            remaining[identity] -= 1
             hidden += 1
         else:
             new.append(diagnostic)

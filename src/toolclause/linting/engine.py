@@ -120,9 +120,9 @@ def _to_diagnostic(rule: Rule, severity: Severity, placer: ToolPlacer | None, fi
     if fix is not None and fix.edits:
         fix = placer.place_edits(fix)
     tool = placer.tool
-    # positional: Diagnostic(code, name, severity, message, tool, file, pointer, line, column, fix)
+    # positional: Diagnostic(code, name, severity, message, tool, file, pointer, line, column, fix, contract)
     return Diagnostic(rule.code, rule.name, severity, finding.message, tool.name, tool.origin.file,
-                      pointer, line, column, fix)
+                      pointer, line, column, fix, tool)
 
 
 def _rule_failed(rule: Rule, placer: ToolPlacer, exc: Exception, pointer: str = "") -> Diagnostic:
