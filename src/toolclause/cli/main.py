@@ -24,7 +24,7 @@ from .._gc import gc_paused
 from .._version import __version__
 from ..formats import DIFF_FORMATS, INPUT_FORMATS, REPORT_FORMATS
 from ..targets import EXPORT_TARGETS, LINT_ALIASES, LINT_TARGETS
-from . import snapshot_command, state_command, test_command
+from . import fuzz_command, init_command, route_command, snapshot_command, state_command, test_command
 
 # Each command imports what it runs when it runs (the linter, the reporters, the exporters, the diff
 # classifier), so `toolclause --version`, `--help` and a usage error cost only click and this module.
@@ -305,6 +305,9 @@ def export_command(paths: tuple[str, ...], target: str, strict: bool, output: st
 cli.add_command(state_command.state)
 cli.add_command(snapshot_command.snapshot)
 cli.add_command(test_command.run_tests)
+cli.add_command(init_command.init)
+cli.add_command(fuzz_command.fuzz)
+cli.add_command(route_command.route)
 
 
 def main(argv: Sequence[str] | None = None) -> None:

@@ -1,7 +1,13 @@
 """Contracts for whole workflows (docs/workflows.md).
 
-- `fixtures.py`  `toolclause test`: every example and fixture of a contracts folder checked
-- `schemas.py`   handoff and state schemas by `$id`, compiled against one registry
+- `fixtures.py`     `toolclause test`: every example and fixture of a contracts folder checked
+- `schemas.py`      handoff and state schemas by `$id`, compiled against one registry
+- `handoffs.py`     `Handoffs`: a handoff validated by `$id` and routed by rules written as data
+- `expressions.py`  the rules' small expression language (parsed by hand, never `eval`)
+- `checkpoints.py`  `Checkpoints`: workflow state saved and loaded, validated, in the stores
+- `fuzz.py`, `mistakes.py`  `toolclause fuzz`: the mistakes models make, thrown at a Toolbox's gate
+- `scaffold.py`     `toolclause init`: the files a new project starts with
+- `routing.py`      `Router`, `route`: the few tools that fit a request (lexical BM25F, English and Korean)
 
 Each module is imported by what uses it; importing this package costs nothing.
 """

@@ -31,7 +31,7 @@ from ..model import Fixture, Origin, SchemaDocument, ToolContract
 from .schemas import SchemaSet
 
 VALID, INVALID = "valid", "invalid"
-KIND_ARGUMENTS, KIND_SAMPLE, KIND_UNREADABLE = "arguments", "sample", "unreadable"
+KIND_ARGUMENTS, KIND_SAMPLE, KIND_ROUTE, KIND_UNREADABLE = "arguments", "sample", "route", "unreadable"
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,12 +195,14 @@ def check_contracts(paths: Iterable[str | Path]) -> CheckRun:
                                                   fixture.origin, fixture.origin.base)
                                      for document in schemas.named(fixture.tool))
                 else:
-                    run.cases.append(_unknown_subject(fixture, sorted(tool_names | {d.name for d in schemas.documents})))
+                    names = sorted(tool_names | {d.name for d in schemas.documents})
+                    run.cases.append(_unknown_subject(fixture, names))
             for document in schemas.documents:
                 samples = document.schema.get("examples")
                 for index, sample in enumerate(samples if isinstance(samples, list) else []):
                     pointer = f"/examples/{index}"
                     run.cases.append(_sample_case(schemas, document, True, sample, document.origin, pointer))
+                run.cases += _route_cases(document)
     finally:
         box.close()
     run.seconds = time.perf_counter() - started
@@ -208,7 +210,7 @@ def check_contracts(paths: Iterable[str | Path]) -> CheckRun:
 
 
 class _Documents:
-    """The example as written (to see its wrapper and its `result`): fixture files re-read once, inline from the tool."""
+    """The example as written (its wrapper, its `result`): fixture files re-read once, inline ones from the tool."""
 
     def __init__(self) -> None:
         self._files: dict[str, Any] = {}
@@ -258,7 +260,8 @@ def _tool_case(box: ProbeBox, fixture: Fixture, entry: Any) -> Case:
     failures: list[Failure] = []
     refused = box.refused.get(fixture.tool)
     if refused is not None:
-        failures.append(_failure(fixture.origin, base, f"the tool cannot be registered, so no call can pass: {refused}"))
+        failures.append(_failure(fixture.origin, base,
+                                 f"the tool cannot be registered, so no call can pass: {refused}"))
         return _case(fixture.origin, base, KIND_ARGUMENTS, fixture.tool, fixture.valid, failures)
     reached, outcome = box.call(fixture.tool, fixture.arguments, entry.get("result") if has_result else None)
     error = outcome.error
@@ -305,6 +308,32 @@ def _sample_case(schemas: SchemaSet, document: SchemaDocument, valid: bool, samp
     elif any(p.message.startswith("the schema cannot be compiled") for p in problems):
         failures = [_failure(origin, pointer, problems[0].message)]
     return _case(origin, pointer, KIND_SAMPLE, document.name, valid, failures)
+
+
+def _route_cases(document: SchemaDocument) -> list[Case]:
+    """A handoff's routing rules (`x-routes`): each must be {"when": <expression>, "to": "<agent>"}."""
+    from .expressions import Expression, ExpressionError
+    from .handoffs import ROUTES_KEY
+
+    rules = document.schema.get(ROUTES_KEY)
+    if rules is None or document.kind != "handoff":
+        return []
+    if not isinstance(rules, list):
+        return [_case(document.origin, f"/{ROUTES_KEY}", KIND_ROUTE, document.name, True,
+                      [_failure(document.origin, f"/{ROUTES_KEY}", "routing rules are a list of {when, to}")])]
+    out = []
+    for index, rule in enumerate(rules):
+        pointer = f"/{ROUTES_KEY}/{index}"
+        failures = []
+        if not isinstance(rule, dict) or not isinstance(rule.get("to"), str) or not rule["to"]:
+            failures.append(_failure(document.origin, pointer, 'a rule is {"when": "<expression>", "to": "<agent>"}'))
+        elif rule.get("when") is not None:
+            try:
+                Expression.parse(rule["when"])
+            except ExpressionError as exc:
+                failures.append(_failure(document.origin, pointer + "/when", f"the rule does not parse: {exc}"))
+        out.append(_case(document.origin, pointer, KIND_ROUTE, document.name, True, failures))
+    return out
 
 
 def _unknown_subject(fixture: Fixture, names: list[str]) -> Case:

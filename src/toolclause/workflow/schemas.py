@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from ..model import SchemaDocument
@@ -47,12 +48,38 @@ def _phrases(records: list[dict[str, Any]]) -> list[str]:
     return out
 
 
-class SchemaSet:
-    """Schemas by `$id` and by name, compiled on first use against one registry of all of them."""
+def load_schemas(folder: str | Path, kind: str) -> tuple[list[SchemaDocument], list[SchemaDocument]]:
+    """(the `kind` schemas of `folder`, every handoff and state schema they may refer to by `$id`).
 
-    def __init__(self, documents: Iterable[SchemaDocument]) -> None:
+    A `handoffs/` or `state/` folder is read with its sibling (`contracts/state` refers to
+    `contracts/handoffs`); ValueError names the first file that cannot be read.
+    """
+    from ..loading import load_paths
+
+    path = Path(folder)
+    if not path.is_dir():
+        raise ValueError(f"{folder}: no such folder")
+    paths = [str(path)]
+    for sibling in ("handoffs", "state"):
+        if path.name in ("handoffs", "state") and sibling != path.name and (path.parent / sibling).is_dir():
+            paths.append(str(path.parent / sibling))
+    loaded = load_paths(paths)
+    if loaded.unreadable:
+        first = loaded.unreadable[0]
+        raise ValueError(f"{first.file}{first.pointer}: {first.message}")
+    every = [*loaded.handoffs, *loaded.states]
+    return [d for d in every if d.kind == kind and Path(d.origin.file).parent == path], every
+
+
+class SchemaSet:
+    """Schemas by `$id` and by name, compiled on first use against one registry of all of them.
+
+    `references`: further schemas the documents may `$ref` by `$id` (not listed in `documents`).
+    """
+
+    def __init__(self, documents: Iterable[SchemaDocument], references: Iterable[SchemaDocument] = ()) -> None:
         self.documents = list(documents)
-        self.by_id = {d.id: d for d in self.documents if d.id}
+        self.by_id = {d.id: d for d in [*references, *self.documents] if d.id}
         self._registry: Any = None
         self._compiled: dict[int, Any] = {}
 
@@ -93,4 +120,4 @@ class SchemaSet:
         return self._registry
 
 
-__all__ = ["Problem", "SchemaSet", "problems_of"]
+__all__ = ["Problem", "SchemaSet", "load_schemas", "problems_of"]
