@@ -12,6 +12,7 @@ from pydantic_ai.models.function import AgentInfo, FunctionModel
 from pydantic_ai.models.test import TestModel
 
 from adapter_scenario import CHARGE, MISTAKES, RIGHT, SECRET, Ledger, assert_toolclause_errors, make_box
+from toolclause.runtime.adapters import GateBypassWarning
 
 
 class Script:
@@ -111,3 +112,23 @@ def test_pydantic_ais_test_model_calls_every_tool_through_the_gate():
     agent = Agent(TestModel(call_tools=["search"]), toolsets=[box.as_pydantic_ai_toolset()])
     agent.run_sync("anything")
     assert len(ledger.of("search")) == 1
+
+
+def test_the_raw_function_given_to_pydantic_ai_skips_the_gate():
+    """Why the adapter exists: PydanticAI validates a plain function tool with its own rules."""
+    ledger = Ledger()
+    box = make_box(ledger)
+    search = box.registry.tools["search"].fn
+    script = Script([("search", json.dumps({"query": "pizza", "limit": "3"}), "c1")])
+    Agent(FunctionModel(script), tools=[search]).run_sync("pizza")
+    assert ledger.of("search") == [("pizza", 3)]  # "3" became 3: the gate would have refused it
+
+
+def test_a_registered_function_beside_the_toolset_is_warned_about():
+    ledger = Ledger()
+    box = make_box(ledger)
+    charge = box.registry.tools["charge"].fn
+    toolset = box.as_pydantic_ai_toolset().filtered(lambda ctx, tool: tool.name != "charge")
+    agent = Agent(FunctionModel(Script([])), tools=[charge], toolsets=[toolset])
+    with pytest.warns(GateBypassWarning, match="'charge' is registered with a Toolbox"):
+        agent.run_sync("hello")

@@ -269,6 +269,24 @@ class Toolbox(Gate):
 
         return toolset(self, **options)
 
+    def as_agents_sdk_tools(self, **options: Any) -> list[Any]:
+        """OpenAI Agents SDK `FunctionTool`s that hand the model's raw arguments to this gate (docs/frameworks.md)."""
+        from .adapters.agents_sdk import function_tools
+
+        return function_tools(self, **options)
+
+    def as_langchain_tools(self, **options: Any) -> list[Any]:
+        """LangChain `StructuredTool`s calling through this gate; errors reach the model (docs/frameworks.md)."""
+        from .adapters.langchain import structured_tools
+
+        return structured_tools(self, **options)
+
+    def as_anthropic_tools(self, **options: Any) -> list[Any]:
+        """Anthropic SDK tool-runner tools calling through this gate (docs/frameworks.md)."""
+        from .adapters.anthropic import runner_tools
+
+        return runner_tools(self, **options)
+
     def export(self, target: str, strict: bool = False) -> ExportedTools | ExportedDocument:
         """The tools in one target's shape, ready for that SDK (a list of dicts, or the target's document).
 

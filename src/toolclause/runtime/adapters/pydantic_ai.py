@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .specs import ToolSpec, is_input_error, missing
+from .specs import ToolSpec, is_input_error, missing, warn_bypassing
 
 try:
     from pydantic_ai import ModelRetry, RunContext, ToolDefinition
@@ -59,12 +59,16 @@ class GateToolset(AbstractToolset[Any]):
         self.target, self.strict, self.principal = target, strict, principal
         self.max_retries = max_retries if max_retries is not None else box._budget.budget + 2
         self._id = id
+        self._checked: set[int] = set()
 
     @property
     def id(self) -> str | None:
         return self._id
 
     async def get_tools(self, ctx: RunContext[Any]) -> dict[str, ToolsetTool[Any]]:
+        if ctx.agent is not None and id(ctx.agent) not in self._checked:
+            self._checked.add(id(ctx.agent))
+            warn_bypassing(self.box, _function_tools(ctx.agent), "box.as_pydantic_ai_toolset()")
         tools: dict[str, ToolsetTool[Any]] = {}
         for spec in self.box.tool_specs(self.target, strict=self.strict):
             definition = ToolDefinition(name=spec.name, description=spec.description,
@@ -87,6 +91,18 @@ class GateToolset(AbstractToolset[Any]):
         error = result.error
         raise ToolFailed(f"{error.code}: {error.message} (retryable: {json.dumps(error.retryable)}; userAction: "
                          f"{error.user_action}; trace {result.trace_id})")
+
+
+def _function_tools(agent: Any) -> list[Any]:
+    """The plain function tools an agent holds (its FunctionToolsets' tools)."""
+    found: list[Any] = []
+
+    def visit(toolset: Any) -> None:
+        found.extend(getattr(toolset, "tools", {}).values() if not isinstance(toolset, GateToolset) else ())
+
+    for toolset in getattr(agent, "toolsets", ()):
+        toolset.apply(visit)
+    return found
 
 
 def toolset(box: Any, **options: Any) -> GateToolset:

@@ -123,3 +123,42 @@ def is_input_error(result: Result) -> bool:
 def missing(extra: str, module: str) -> ImportError:
     """The error for an adapter whose framework is not installed, naming the extra that installs it."""
     return ImportError(f"this adapter needs {module}, which is not installed: pip install 'toolclause[{extra}]'")
+
+
+class GateBypassWarning(UserWarning):
+    """A function registered with a Toolbox was also given to a framework as a plain function tool."""
+
+
+def warn_bypassing(box: Toolbox, framework_tools: Any, adapter: str) -> list[str]:
+    """Warn about each tool the framework would run itself: a registered function it was handed directly.
+
+    `framework_tools`: whatever the agent holds (functions, PydanticAI `Tool`s, Agents SDK `FunctionTool`s,
+    LangChain tools).  Returns the canonical names found.
+    """
+    import warnings
+
+    found = []
+    for item in framework_tools:
+        for candidate in _functions_of(item):
+            bound = box.registry.find(candidate)
+            if bound is not None and bound.name not in found:
+                found.append(bound.name)
+    for name in found:
+        warnings.warn(f"'{name}' is registered with a Toolbox, but the agent also holds it as a plain function "
+                      f"tool: the framework validates and runs those calls itself, so toolclause's gate never sees "
+                      f"them (its own errors, no idempotency). Give the agent {adapter} instead of the function.",
+                      GateBypassWarning, stacklevel=3)
+    return found
+
+
+def _functions_of(item: Any) -> list[Any]:
+    """The Python callables a framework's tool object wraps (the object itself when it is one)."""
+    found = [item]
+    for attribute in ("function", "func", "coroutine", "__wrapped__"):
+        try:
+            value = getattr(item, attribute, None)
+        except Exception:  # noqa: BLE001 - a framework's descriptor may refuse; then it wraps nothing we know
+            value = None
+        if value is not None and value is not item:
+            found.append(value)
+    return found
