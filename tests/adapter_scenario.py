@@ -56,7 +56,16 @@ def make_box(ledger: Ledger, **options: Any) -> Toolbox:
         ledger.runs.append(("send_receipt", order_id))
         return {"sent": True}
 
+    @box.tool(name="orders.status", read_only=True)
+    def order_status(order_id: str) -> dict:
+        """Tells where an order is: placed, paid, shipped or delivered."""
+        ledger.runs.append(("orders.status", order_id))
+        return {"status": "shipped"}
+
     return box
+
+
+STATUS = ("orders_status", json.dumps({"order_id": "o-1"}))  # the name every provider export gives orders.status
 
 
 def assert_toolclause_errors(seen: list[str]) -> None:

@@ -11,7 +11,7 @@ from agents.models.interface import Model
 from agents.strict_schema import ensure_strict_json_schema
 from openai.types.responses import ResponseFunctionToolCall, ResponseOutputMessage, ResponseOutputText
 
-from adapter_scenario import CHARGE, MISTAKES, RIGHT, Ledger, assert_toolclause_errors, make_box
+from adapter_scenario import CHARGE, MISTAKES, RIGHT, STATUS, Ledger, assert_toolclause_errors, make_box
 from toolclause.runtime.adapters import GateBypassWarning
 
 QUIET = RunConfig(tracing_disabled=True)  # offline: no trace export
@@ -76,10 +76,11 @@ def test_the_sdks_strict_reshaping_changes_nothing_in_the_strict_export():
         assert ensure_strict_json_schema(json.loads(json.dumps(tool.params_json_schema))) == tool.params_json_schema
 
 
-def test_strict_nulls_for_optional_arguments_are_dropped_by_the_gate():
+def test_strict_nulls_and_exported_names_route_back_to_the_tools():
     ledger = Ledger()
-    model = run(make_box(ledger), [("search", json.dumps({"query": "pizza", "limit": None}), "c1")])
+    model = run(make_box(ledger), [("search", json.dumps({"query": "pizza", "limit": None}), "c1"), (*STATUS, "c2")])
     assert ledger.of("search") == [("pizza", 5)] and len(json.loads(model.outputs[0])) == 5
+    assert ledger.of("orders.status") == ["o-1"] and json.loads(model.outputs[1]) == {"status": "shipped"}
 
 
 def test_a_retried_idempotency_key_runs_the_charge_once():

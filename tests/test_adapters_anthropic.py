@@ -12,7 +12,7 @@ import json
 import anthropic
 import httpx2
 
-from adapter_scenario import CHARGE, MISTAKES, RIGHT, Ledger, assert_toolclause_errors, make_box
+from adapter_scenario import CHARGE, MISTAKES, RIGHT, STATUS, Ledger, assert_toolclause_errors, make_box
 
 MODEL = "claude-test"
 
@@ -105,6 +105,12 @@ def test_the_runner_sends_the_anthropic_export():
     assert api.tools == box.export("anthropic")
     strict = run_runner(box, [], strict=True)
     assert strict.tools == box.export("anthropic", strict=True)
+
+
+def test_the_runner_routes_an_exported_name_back_to_its_tool():
+    ledger = Ledger()
+    api = run_runner(make_box(ledger), scripted([STATUS]))
+    assert ledger.of("orders.status") == ["o-1"] and not api.tool_results[0].get("is_error")
 
 
 def test_the_runner_runs_a_charge_with_a_retried_key_once():

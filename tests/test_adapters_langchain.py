@@ -13,7 +13,7 @@ from langchain_core.utils.function_calling import convert_to_openai_tool
 from langgraph.graph import START, MessagesState, StateGraph
 from langgraph.prebuilt import ToolNode
 
-from adapter_scenario import CHARGE, MISTAKES, RIGHT, Ledger, assert_toolclause_errors, make_box
+from adapter_scenario import CHARGE, MISTAKES, RIGHT, STATUS, Ledger, assert_toolclause_errors, make_box
 from toolclause.runtime.adapters import GateBypassWarning
 
 THREAD = {"configurable": {"thread_id": "conversation-1"}}
@@ -125,3 +125,10 @@ def test_a_registered_function_given_to_the_tool_node_is_warned_about():
     raw = StructuredTool.from_function(box.registry.tools["send_receipt"].fn, name="send_receipt_directly")
     with pytest.warns(GateBypassWarning, match="'send_receipt' is registered with a Toolbox"):
         box.as_langchain_tools().tool_node(raw)
+
+
+def test_an_exported_name_routes_back_to_its_tool():
+    ledger = Ledger()
+    tools = make_box(ledger).as_langchain_tools()
+    state = graph(tools, [ai_call(*STATUS, "c1")]).invoke({"messages": [HumanMessage("where is it")]}, THREAD)
+    assert ledger.of("orders.status") == ["o-1"] and tool_messages(state)[0].status == "success"

@@ -11,7 +11,7 @@ from pydantic_ai.messages import ModelResponse, RetryPromptPart, TextPart, ToolC
 from pydantic_ai.models.function import AgentInfo, FunctionModel
 from pydantic_ai.models.test import TestModel
 
-from adapter_scenario import CHARGE, MISTAKES, RIGHT, SECRET, Ledger, assert_toolclause_errors, make_box
+from adapter_scenario import CHARGE, MISTAKES, RIGHT, SECRET, STATUS, Ledger, assert_toolclause_errors, make_box
 from toolclause.runtime.adapters import GateBypassWarning
 
 
@@ -132,3 +132,13 @@ def test_a_registered_function_beside_the_toolset_is_warned_about():
     agent = Agent(FunctionModel(Script([])), tools=[charge], toolsets=[toolset])
     with pytest.warns(GateBypassWarning, match="'charge' is registered with a Toolbox"):
         agent.run_sync("hello")
+
+
+def test_strict_mode_and_exported_names_route_back_to_the_tools():
+    ledger = Ledger()
+    box = make_box(ledger)
+    script = Script([("search", json.dumps({"query": "pizza", "limit": None}), "c1"), (*STATUS, "c2")])
+    Agent(FunctionModel(script), toolsets=[box.as_pydantic_ai_toolset(strict=True)]).run_sync("pizza")
+    assert script.definitions["search"].strict is True
+    assert script.definitions["search"].parameters_json_schema["required"] == ["query", "limit"]
+    assert ledger.of("search") == [("pizza", 5)] and ledger.of("orders.status") == ["o-1"]
