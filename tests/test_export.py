@@ -151,7 +151,9 @@ def test_property_names_a_target_rejects_are_renamed_and_routed_back():
 def test_nulls_for_not_given_are_removed_only_where_the_canonical_schema_has_no_null():
     canonical = toolclause.load(TOOLS)[1].input_schema
     sent = {"query": "x", "limit": None, "Content-Type": None, "since": None, "note": None}
-    assert to_canonical_arguments(sent, canonical) == {"query": "x", "note": None}
+    # "note" says what null does ("null clears it"): the strict export sends {"set": null} for that
+    assert to_canonical_arguments(sent, canonical) == {"query": "x"}
+    assert to_canonical_arguments({**sent, "note": {"set": None}}, canonical) == {"query": "x", "note": None}
     assert sent["limit"] is None, "the input is not mutated"
 
 

@@ -301,3 +301,51 @@ def test_gemini_capitalised_types_are_read_as_the_gemini_format_they_are(tmp_pat
         "kind": {"type": "STRING"}}}}
     source.write_text(json.dumps([{"functionDeclarations": [json_schema]}]))
     assert any(l.code == "unknown-type-dropped" for l in export(str(source), "mcp").losses)  # not Gemini's Schema
+
+
+# --------------------------------------------------------------------------- null with a meaning of its own
+
+TICKET = {"name": "update_ticket", "description": "Updates the fields of one ticket that are given and returns it.",
+          "inputSchema": {"type": "object", "additionalProperties": False, "required": ["id"], "properties": {
+              "id": {"type": "string", "description": "The ticket id."},
+              "owner": {"type": ["string", "null"], "description": "The new owner; pass null to clear the owner."},
+              "due": {"type": ["string", "null"], "description": "The new due date; null removes it."},
+              "title": {"type": "string", "description": "The new title."}}}}
+
+
+def test_a_null_that_means_clear_stays_apart_from_not_given():
+    result = export(TICKET, "openai-chat", strict=True)
+    parameters = _parameters(result)
+    owner = parameters["properties"]["owner"]
+    assert owner["anyOf"][1] == {"type": "null"} and owner["anyOf"][0]["required"] == ["set"]
+    assert strict_problems(parameters) == [] and result.losses == []
+    only_title = to_strict_arguments({"id": "T1", "title": "Renamed"}, parameters)
+    assert only_title == {"id": "T1", "title": "Renamed", "owner": None, "due": None}
+    jsonschema_rs.validator_for(parameters).validate(only_title)
+    assert to_canonical_arguments(only_title, TICKET["inputSchema"]) == {"id": "T1", "title": "Renamed"}
+    clear = to_strict_arguments({"id": "T1", "owner": None}, parameters)
+    assert clear["owner"] == {"set": None}
+    assert to_canonical_arguments(clear, TICKET["inputSchema"]) == {"id": "T1", "owner": None}
+
+
+def test_a_strict_call_changing_one_field_does_not_clear_the_others(tmp_path: Path):
+    from toolclause import Toolbox
+
+    received = []
+    contract = tmp_path / "update_ticket.json"
+    contract.write_text(json.dumps(TICKET), encoding="utf-8")
+    box = Toolbox(store="memory://", lint="warn")
+    box.add(str(contract), lambda **arguments: received.append(arguments) or {"id": arguments["id"]})
+    # what a model under the strict export sends to change the title only
+    result = box.call("update_ticket", '{"id": "T1", "title": "Renamed", "owner": null, "due": null}')
+    assert result.error is None and received == [{"id": "T1", "title": "Renamed"}]
+    box.call("update_ticket", '{"id": "T1", "title": null, "owner": {"set": null}, "due": null}')
+    assert received[-1] == {"id": "T1", "owner": None}
+
+
+def test_a_null_meaning_that_cannot_be_kept_apart_is_a_loss():
+    tool = {**TICKET, "inputSchema": {"type": "object", "properties": {
+        "filter": {"description": "Filter to apply; null clears the saved filter."}}}}
+    result = export(tool, "openai-chat", strict=True)
+    assert [(l.code, l.pointer) for l in result.losses if l.code == "null-meaning-merged"] == \
+        [("null-meaning-merged", "/inputSchema/properties/filter")]

@@ -28,9 +28,10 @@ from ..schema.refs import ref_target, resolve_ref
 from ..targets import JSON_SCHEMA_TYPES
 from .base import Loss
 from ..schema.nullability import make_nullable
+from ..schema.normalize import never_an_object, null_has_meaning
 from ._nullability import disjoint, is_array, is_object, object_branches, to_openapi_nullable
 from .names import valid_names
-from ._words import describe
+from ._words import append_sentence, describe
 
 # Keywords that only annotate: dropping them changes nothing a validator checks.
 ANNOTATIONS = frozenset({
@@ -302,8 +303,27 @@ class Projector:
         out = {}
         for name, sub in props.items():
             here = f"{owner}/properties/{escape_token(name)}"
-            out[rename.get(name, name)] = self.node(sub, here, depth + 1, required_here=name in required)
+            projected = self.node(sub, here, depth + 1, required_here=name in required)
+            if self.profile.all_required and name not in required and null_has_meaning(sub):
+                projected = self._not_given_apart(projected, sub, here)
+            out[rename.get(name, name)] = projected
         return out
+
+    def _not_given_apart(self, projected: dict[str, Any], canonical: dict[str, Any], here: str) -> dict[str, Any]:
+        """An optional property whose null means something ("null clears the owner"): a strict model
+        sends null for "not given", so the value travels as `{"set": value}` and null stays "not given"
+        (`to_canonical_arguments` unwraps it).  Where the value may itself be an object, that cannot be
+        told apart, and it is reported."""
+        if not never_an_object(canonical):
+            self.lose("null-meaning-merged", here, "description",
+                      "the description gives null a meaning of its own, but strict mode sends null for a "
+                      "property not given too: a call that leaves it out does what null does")
+            return projected
+        value = {k: v for k, v in projected.items() if k != "description"}
+        how = 'To leave it as it is, send null; to change it, send {"set": value}, where null does what this says.'
+        return {"anyOf": [{"type": "object", "properties": {"set": value}, "required": ["set"],
+                           "additionalProperties": False}, {"type": "null"}],
+                "description": append_sentence(projected.get("description"), how)}
 
     # ------------------------------------------------------------------ references and allOf
 
@@ -437,9 +457,7 @@ class Projector:
                     (self.profile.min_items is None or items != "minItems" or count in self.profile.min_items):
                 dropped.pop(bound, None)
                 out[items] = count
-        note = "A map: one {key, value} item per entry."
-        description = out.get("description")
-        out["description"] = f"{description} {note}" if isinstance(description, str) and description else note
+        out["description"] = append_sentence(out.get("description"), "A map: one {key, value} item per entry.")
         return True
 
     def _any(self, src: str, out: dict[str, Any]) -> dict[str, Any]:
@@ -453,11 +471,7 @@ class Projector:
         note = describe(constraints)
         if len(note) > 300:  # a hint for the model, not a copy of the schema
             note = note[:299] + "…"
-        description = out.get("description")
-        if isinstance(description, str) and description.strip():
-            end = "" if description.rstrip().endswith((".", "!", "?", ":", ";", "。")) else "."
-            note = f"{description.rstrip()}{end} {note}"
-        out["description"] = note
+        out["description"] = append_sentence(out.get("description"), note)
 
     def _close(self, out: dict[str, Any], src: str, root: bool = False, had_extra: Any = None,
                had_properties: bool = True) -> None:

@@ -76,3 +76,11 @@ def describe(constraints: dict[str, Any]) -> str:
     phrases = [PHRASES[k](v) if k in PHRASES else f"{k}: {_json(v)}" for k, v in constraints.items()]
     text = "; ".join(phrases)
     return text[:1].upper() + text[1:] + "."
+
+
+def append_sentence(description: Any, sentence: str) -> str:
+    """`sentence` after the description (a full stop between them where it has none), or alone."""
+    if not isinstance(description, str) or not description.strip():
+        return sentence
+    text = description.rstrip()
+    return f"{text}{'' if text.endswith(('.', '!', '?', ':', ';', '。')) else '.'} {sentence}"

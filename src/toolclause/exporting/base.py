@@ -56,6 +56,8 @@ LOSSES = code_table([
     Code("all-of-conflict", "allOf branches set one keyword differently; the first value is kept"),
     Code("free-map-closed", "a map with free keys became a closed object"),
     Code("required-not-a-property", "a required name that is not a property, left out of a closed object"),
+    Code("null-meaning-merged", "an optional property whose null means something, which strict mode also sends "
+                                "for not given"),
     Code("free-object-closed", "a free-form object became the empty object"),
     # references
     Code("external-ref", "a $ref to another document, exported as any value"),

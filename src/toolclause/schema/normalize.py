@@ -16,6 +16,7 @@ closed off dropped), for tests and replays.  Neither function mutates its input.
 
 from __future__ import annotations
 
+import re
 from typing import Any, Iterator, Mapping
 
 from ..model import escape_token
@@ -99,7 +100,12 @@ class _Walk:
         for key, item in value.items():
             name = renames.get(key, key)
             subs = properties.get(name)
-            if item is None and subs and name not in required and not all(allows_null(s) for s, _ in subs):
+            if subs and name not in required and any(keeps_not_given_apart(s) for s, _ in subs):
+                if item is None:
+                    continue  # the strict projection's "not given"
+                if isinstance(item, dict) and set(item) == {"set"}:
+                    item = item["set"]  # the value, where null means what the description says
+            elif item is None and subs and name not in required and not all(allows_null(s) for s, _ in subs):
                 continue  # null meant "not given": the canonical schema has no null here
             if subs:
                 out[name] = self.value(item, subs, depth + 1)
@@ -118,6 +124,50 @@ class _Walk:
                 elif isinstance(items, Mapping):
                     out[index] = self.value(item, [(items, f"{pointer}/items")], depth + 1)
         return out
+
+
+# a description that says what null does: "pass null to clear the owner", "null removes the due date"
+_NULL = r"(?:(?i:null)|None)"
+_DOES = r"(?:clear|remov|unset|reset|delet|eras|disabl|detach|unassign|empt|drop|mean|turn[s]? off|cancel)\w*"
+_NULL_MEANING = re.compile(rf"\b{_NULL}\b[^.;]{{0,40}}?\b{_DOES}|\b{_DOES}\b[^.;]{{0,40}}?\b{_NULL}\b")
+
+
+def null_has_meaning(schema: Any) -> bool:
+    """The schema accepts null and its description gives null a meaning of its own, so "not given" and
+    null must stay apart (a strict model that sends null for "not given" would clear it)."""
+    return isinstance(schema, Mapping) and isinstance(schema.get("description"), str) and \
+        allows_null(schema) and _NULL_MEANING.search(schema["description"]) is not None
+
+
+def never_an_object(schema: Mapping[str, Any]) -> bool:
+    """Every type the schema names excludes objects (so `{"set": …}` cannot be one of its values)."""
+    names = _types(schema)
+    branches = schema.get("anyOf") if isinstance(schema.get("anyOf"), list) else None
+    if not names and branches:
+        return all(isinstance(b, Mapping) and _types(b) and "object" not in _types(b) for b in branches)
+    return bool(names) and "object" not in names
+
+
+def _types(schema: Mapping[str, Any]) -> list[str]:
+    value = schema.get("type")
+    return [value] if isinstance(value, str) else [v for v in value if isinstance(v, str)] \
+        if isinstance(value, list) else []
+
+
+def keeps_not_given_apart(schema: Any) -> bool:
+    """A strict projection wraps this optional property: null is "not given", `{"set": value}` the value."""
+    return null_has_meaning(schema) and never_an_object(schema)
+
+
+def _set_wrapper(projection: Any) -> Mapping[str, Any] | None:
+    """The inner schema of a `{"set": …}`-or-null projection (see keeps_not_given_apart), else None."""
+    branches = projection.get("anyOf") if isinstance(projection, Mapping) else None
+    if isinstance(branches, list) and len(branches) == 2 and branches[1] == {"type": "null"} and \
+            isinstance(branches[0], Mapping) and branches[0].get("required") == ["set"]:
+        props = branches[0].get("properties")
+        if isinstance(props, Mapping) and set(props) == {"set"}:
+            return props["set"]
+    return None
 
 
 def _is_map(schema: Mapping[str, Any]) -> bool:
@@ -171,6 +221,13 @@ def _fits(value: Any, schema: Any, walk: _Walk) -> bool:
     return True
 
 
+def _strict_property(value: Any, projection: Any, depth: int, root: Mapping[str, Any]) -> Any:
+    inner = _set_wrapper(projection)
+    if inner is not None:
+        return {"set": to_strict_arguments(value, inner, depth + 1, root)}
+    return to_strict_arguments(value, projection, depth + 1, root)
+
+
 def to_strict_arguments(arguments: Any, projection: Mapping[str, Any], depth: int = 0,
                         root: Mapping[str, Any] | None = None) -> Any:
     """Canonical arguments → what a model under the strict projection sends (null for every optional key not given)."""
@@ -190,7 +247,7 @@ def to_strict_arguments(arguments: Any, projection: Mapping[str, Any], depth: in
     if isinstance(arguments, dict) and isinstance(projection.get("properties"), Mapping):
         props = projection["properties"]
         closed = projection.get("additionalProperties") is False
-        out = {k: to_strict_arguments(v, props[k], depth + 1, root) if k in props else v
+        out = {k: _strict_property(v, props[k], depth, root) if k in props else v
                for k, v in arguments.items() if k in props or not closed}
         for name in projection.get("required") or []:
             if name not in out and name in props and allows_null(props[name]):
