@@ -90,3 +90,18 @@ def test_fingerprints_look_one_level_deep():
         {"type": "object", "properties": {"b": {"type": "string"}}})
     assert fingerprint({"type": "object"}) != fingerprint({"type": "array"})
     assert fingerprint(["a", "b"]) != fingerprint(["a"])
+
+
+def test_sarif_fingerprints_are_the_baseline_identity_and_survive_an_inserted_tool(tmp_path: Path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+
+    def prints() -> dict[str, str]:
+        result = CliRunner().invoke(cli, ["lint", "tools.json", "--select", "S003", "--format", "sarif"])
+        results = json.loads(result.stdout)["runs"][0]["results"]
+        return {r["properties"]["tool"]: r["partialFingerprints"]["toolclauseFinding/v2"] for r in results}
+
+    (tmp_path / "tools.json").write_text(json.dumps([weather()], indent=2))
+    before = prints()
+    (tmp_path / "tools.json").write_text(json.dumps([weather("get_alerts", "zone"), weather()], indent=2))
+    after = prints()
+    assert after["get_weather"] == before["get_weather"] and after["get_alerts"] != before["get_weather"]

@@ -65,7 +65,7 @@ def path_key(file: str | None, base_dir: str, cwd: str) -> str:
 
 def finding_key(diagnostic: Diagnostic, base_dir: str, cwd: str) -> Key:
     """The identity a version 2 baseline records (see the module docstring)."""
-    inner, fingerprint = _found_at(diagnostic)
+    inner, fingerprint = found_at(diagnostic)
     return (diagnostic.code, path_key(diagnostic.file, base_dir, cwd), diagnostic.tool or "", inner, fingerprint)
 
 
@@ -74,8 +74,11 @@ def position_key(diagnostic: Diagnostic, base_dir: str, cwd: str) -> Key:
     return (diagnostic.code, path_key(diagnostic.file, base_dir, cwd), diagnostic.tool or "", diagnostic.pointer)
 
 
-def _found_at(diagnostic: Diagnostic) -> tuple[str, str]:
-    """(the pointer inside the tool, the fingerprint of the value there); no tool known: the pointer and ''."""
+def found_at(diagnostic: Diagnostic) -> tuple[str, str]:
+    """(the pointer inside the tool, the fingerprint of the value there); no tool known: the pointer and ''.
+
+    The identity baselines and SARIF's partialFingerprints give a finding, with its code, file and tool name.
+    """
     contract = diagnostic.contract
     pointer = diagnostic.pointer
     if contract is None:

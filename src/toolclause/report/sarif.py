@@ -4,8 +4,9 @@ Every rule of the catalogue is described in `tool.driver.rules` (from its
 documentation); each finding is a result that names its file (relative, under
 %SRCROOT%), its line and column when known, the tool as a logical location and
 the JSON Pointer as a property.  `partialFingerprints` use the same identity as
-the baseline (code, file, tool, pointer), so a finding keeps its identity when
-lines move.
+the baseline (code, file, tool name, pointer inside the tool, fingerprint of
+what was found), so a finding keeps its identity when lines move or tools are
+inserted above it.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import Any
 from urllib.parse import quote
 
 from .._version import __version__
+from ..linting.baseline import found_at
 from ..model import Diagnostic, Severity
 from ..rules import ALL_RULES
 from ..rules.base import Rule
@@ -53,7 +55,7 @@ def _unknown_descriptor(d: Diagnostic) -> dict[str, Any]:
 
 
 def fingerprint(d: Diagnostic, uri: str) -> str:
-    identity = "\x1f".join((d.code, uri, d.tool or "", d.pointer))
+    identity = "\x1f".join((d.code, uri, d.tool or "", *found_at(d)))
     return hashlib.sha256(identity.encode("utf-8")).hexdigest()
 
 
@@ -88,7 +90,7 @@ def _result(d: Diagnostic, rule_index: int, path: str, artifact: dict[str, Any])
         "level": _LEVEL[d.severity],
         "message": {"text": message},
         "locations": [location],
-        "partialFingerprints": {"toolclauseFinding/v1": fingerprint(d, path)},
+        "partialFingerprints": {"toolclauseFinding/v2": fingerprint(d, path)},
         "properties": {"tool": d.tool, "pointer": d.pointer, "name": d.name},
     }
     if d.fix is not None:
