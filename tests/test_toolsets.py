@@ -114,3 +114,11 @@ def test_batched_runs_find_what_one_run_finds(tmp_path: Path, mode: str):
     finally:
         running.BATCH_TOOLS = old
     assert [d.to_dict() for d in batched] == [d.to_dict() for d in whole]
+
+
+def test_look_alike_tools_in_two_files_of_a_folder(tmp_path: Path):
+    says = "Current weather for one city, in metric units, with wind and rain."
+    write(tmp_path, "weather.json", tool("get_weather", says))
+    write(tmp_path, "conditions.json", tool("get_conditions", says))
+    assert found(tmp_path, "D008")
+    assert not found(tmp_path, "D008", toolset="file")
