@@ -31,7 +31,6 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import competitors  # noqa: E402  (bench/competitors.py: pinned installs in bench/.venvs)
-from toolclause.loading import load_file  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
 TOOLCLAUSE = REPO / ".venv" / "bin" / "toolclause"
@@ -91,21 +90,37 @@ def measure(argv: list[str], repeat: int, timeout_s: float) -> Timing | str:
 
 
 def write_inputs(corpora: Path, folder: Path, with_corpus: bool) -> dict[str, Path]:
+    """The input files, written by a child process: a child's peak memory counts the parent's pages at fork,
+    so the measuring process never holds the corpus itself."""
+    done = subprocess.run([sys.executable, __file__, "--write-inputs", str(corpora), str(folder),
+                           "corpus" if with_corpus else "small"], capture_output=True, text=True, timeout=600)
+    if done.returncode != 0:
+        sys.exit(f"could not write the inputs: {done.stderr.strip()[-500:]}")
+    return {label: Path(path) for label, path in json.loads(done.stdout).items()}
+
+
+def _write_inputs(corpora: Path, folder: Path, with_corpus: bool) -> dict[str, str]:
+    from toolclause.loading import load_file
+
     registry = load_file(corpora / "docker-mcp-registry" / "tools.jsonl").tools
     inputs = {}
     for size in (13, 50):
         path = folder / f"{size}-tools.json"
         path.write_text(json.dumps([t.to_mcp() for t in registry[:size]], ensure_ascii=False), encoding="utf-8")
-        inputs[f"{size} tools, one file"] = path
+        inputs[f"{size} tools, one file"] = str(path)
     if with_corpus:
         every = [t.to_mcp() for f in sorted(corpora.glob("*/tools.jsonl")) for t in load_file(f).tools]
         path = folder / "corpus.json"
         path.write_text(json.dumps(every, ensure_ascii=False), encoding="utf-8")
-        inputs[f"the corpus as one file ({len(every):,} tools, {path.stat().st_size / 1e6:.0f} MB)"] = path
+        inputs[f"the corpus as one file ({len(every):,} tools, {path.stat().st_size / 1e6:.0f} MB)"] = str(path)
     return inputs
 
 
 def main() -> None:
+    if sys.argv[1:2] == ["--write-inputs"]:
+        corpora, folder, which = sys.argv[2:5]
+        print(json.dumps(_write_inputs(Path(corpora), Path(folder), which == "corpus")))
+        return
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--corpora", type=Path, default=REPO.parent / "shared" / "corpora")
     parser.add_argument("--repeat", type=int, default=5, help="runs per command; the median is shown (default 5)")
@@ -142,7 +157,7 @@ def main() -> None:
 def _cell(timing: Timing | str) -> str:
     if isinstance(timing, str):
         return timing
-    flag = "" if timing.exit_code in (0, 1) else f", exit {timing.exit_code}"
+    flag = "" if timing.exit_code in (0, 1) else f", exit {timing.exit_code}: refused or failed"
     return f"{timing.cpu_s:.3f} s, {timing.peak_mib:.0f} MiB{flag}"
 
 
