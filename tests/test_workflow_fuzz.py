@@ -113,6 +113,21 @@ def test_the_same_seed_gives_the_same_run(tmp_path: Path):
     assert json.loads(first) == json.loads(second)
 
 
+def test_a_fuzz_run_leaves_nothing_in_the_working_folder(tmp_path: Path):
+    import os
+    import subprocess
+    import sys
+
+    spec = target(tmp_path, "clean_app", SOUND)
+    work = tmp_path / "work"
+    work.mkdir()
+    env = {k: v for k, v in os.environ.items() if k != "HYPOTHESIS_STORAGE_DIRECTORY"}
+    done = subprocess.run([sys.executable, "-m", "toolclause.cli.main", "fuzz", spec, "--seed", "1", "--examples", "5"],
+                          cwd=work, capture_output=True, text=True, timeout=120, env=env)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert list(work.iterdir()) == []
+
+
 def test_targets_that_name_no_toolbox_exit_2(tmp_path: Path):
     assert fuzz(str(tmp_path / "nope.py") + ":box")[0] == 2
     assert fuzz("no_such_module_anywhere:box")[0] == 2

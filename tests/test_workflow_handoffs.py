@@ -80,6 +80,7 @@ def test_expressions_evaluate_over_json(source: str, expected: bool):
 @pytest.mark.parametrize("source, column", [
     ("intent ==", 10), ("__import__('os').system('id')", 11), ("a = 1", 3), ("a.", 3), ("and", 1),
     ("(" * 60 + "a" + ")" * 60, 51), ("x in [1, 2", 11), ("", 1), ("lambda: 1", 7),
+    ("[" * 999 + "]" * 999, 51), ("not " * 60 + "a", 201),
 ])
 def test_anything_outside_the_language_is_refused_with_its_column(source: str, column: int):
     with pytest.raises(ExpressionError) as caught:

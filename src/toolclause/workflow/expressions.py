@@ -149,10 +149,13 @@ class _Parser:
             raise ExpressionError(f"unexpected {token.text!r}", token.column)
         return evaluator
 
-    def expression(self) -> Evaluator:
+    def deeper(self) -> None:
         self.depth += 1
         if self.depth > MAX_DEPTH:
             raise ExpressionError(f"nested more than {MAX_DEPTH} levels deep", self.peek().column)
+
+    def expression(self) -> Evaluator:
+        self.deeper()
         parts = [self.conjunction()]
         while self.word("or"):
             self.take()
@@ -174,9 +177,7 @@ class _Parser:
     def negation(self) -> Evaluator:
         if self.word("not") and not self.word("in", 1):
             self.take()
-            self.depth += 1
-            if self.depth > MAX_DEPTH:
-                raise ExpressionError(f"nested more than {MAX_DEPTH} levels deep", self.peek().column)
+            self.deeper()
             inner = self.negation()
             self.depth -= 1
             return lambda obj: not _truthy(inner(obj))
@@ -217,6 +218,7 @@ class _Parser:
             self.expect(")")
             return inner
         if token.kind == "op" and token.text == "[":
+            self.deeper()
             items: list[Evaluator] = []
             if not (self.peek().kind == "op" and self.peek().text == "]"):
                 items.append(self.operand())
@@ -224,6 +226,7 @@ class _Parser:
                     self.take()
                     items.append(self.operand())
             self.expect("]")
+            self.depth -= 1
             return lambda obj: [item(obj) for item in items]
         if token.kind == "name":
             if token.text in ("true", "false", "null"):

@@ -21,10 +21,13 @@ Every tool's run is reproducible from the report's seed.  Nothing here prints.
 from __future__ import annotations
 
 import json
+import os
 import random
 import re
+import tempfile
 import zlib
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -293,6 +296,23 @@ def _mistake_problems(fuzzer: _Fuzzer, mistake: Mistake, result: Any) -> list[tu
 
 # --------------------------------------------------------------------------- the run
 
+@contextmanager
+def _scratch_hypothesis_home() -> Iterator[None]:
+    """Hypothesis keeps caches in ./.hypothesis; a fuzz run leaves nothing in the user's folder."""
+    from hypothesis import configuration
+
+    if os.environ.get("HYPOTHESIS_STORAGE_DIRECTORY"):
+        yield
+        return
+    before = getattr(configuration, "__hypothesis_home_directory", None)
+    with tempfile.TemporaryDirectory(prefix="toolclause-fuzz-") as home:
+        configuration.set_hypothesis_home_dir(home)
+        try:
+            yield
+        finally:
+            configuration.set_hypothesis_home_dir(before)
+
+
 def fuzz_toolbox(box: Any, *, examples: int = 25, seed: int = 0, tools: Iterable[str] | None = None,
                  progress: Callable[[int, int, str], None] | None = None) -> FuzzReport:
     """Fuzz every tool of `box` (or those named in `tools`) through its own gate."""
@@ -302,7 +322,7 @@ def fuzz_toolbox(box: Any, *, examples: int = 25, seed: int = 0, tools: Iterable
     box.executor = watch
     fuzzer = _Fuzzer(box, watch)
     try:
-        with quiet_runtime():
+        with quiet_runtime(), _scratch_hypothesis_home():
             for done, name in enumerate(names):
                 if progress is not None:
                     progress(done, len(names), name)
