@@ -44,3 +44,151 @@ def test_index_names_every_snapshot_with_its_origin():
 @pytest.mark.parametrize("file", FILES)
 def test_every_snapshot_lints_without_crashing(file):
     toolclause.lint(snapshot(file), targets=["all"])
+
+
+def mcp_tool(name, description="Does one thing and returns the result.", properties=None, required=None, **extra):
+    schema = {"type": "object", "properties": properties or {}}
+    if required:
+        schema["required"] = required
+    return {"name": name, "description": description, "inputSchema": schema, **extra}
+
+
+STRING = {"type": "string", "description": "A value."}
+
+
+# --------------------------------------------------------------------------- 1. X001: several jobs in one tool
+
+def test_x001_many_write_jobs_in_one_method_enum():
+    board = mcp_tool("board_write", "Changes a kanban board.", {
+        "method": {"type": "string", "enum": ["add_card", "move_card", "archive_card", "create_column",
+                                              "rename_column", "delete_column", "create_board"]}})
+    (finding,) = lint(board, "X001")
+    assert "7 different changes" in finding.message and "one tool per change" in finding.message
+
+
+def test_x001_a_tool_that_runs_another_tool():
+    proxy = mcp_tool("call_tool", "Calls a tool of the connected server.", {
+        "tool_name": STRING, "arguments": {"type": "object", "description": "Its arguments."}})
+    (finding,) = lint(proxy, "X001")
+    assert "'tool_name'" in finding.message and "every tool at once" in finding.message
+
+
+def test_x001_real_server_read_and_write_operations():
+    (finding,) = lint(tool_of("mcp-server-kubernetes.json", "kubectl_context"), "X001")
+    assert "'set'" in finding.message
+
+
+def test_x001_few_writes_are_one_job():
+    assert not lint(mcp_tool("file_write", "Writes a file.", {
+        "mode": {"type": "string", "enum": ["overwrite", "append"]}}), "X001")
+
+
+# --------------------------------------------------------------------------- 2. X002 / X003: what a tool does
+
+@pytest.mark.parametrize("obj", [
+    mcp_tool("list_deploys", "Lists the deploys of a site.", annotations={"readOnlyHint": True}),
+    mcp_tool("get_send_as", "Returns the send-as alias of a mail account."),
+    mcp_tool("add", "Adds two numbers.", {"a": {"type": "number"}, "b": {"type": "number"}}),
+    mcp_tool("git_add", "Adds file contents to the staging area.", {"repo_path": STRING,
+                                                                    "files": {"type": "array", "items": STRING}}),
+])
+def test_x002_nouns_and_no_ops_are_not_creations(obj):
+    assert not lint(obj, "X002", "X003")
+
+
+def test_x002_x003_actions_hidden_in_an_enum():
+    ticket = mcp_tool("ticket_write", "Writes tickets.", {"method": {"type": "string", "enum": ["create", "update"]}})
+    (finding,) = lint(ticket, "X002")
+    assert "parameter 'method' selects 'create'" in finding.message
+    tag = mcp_tool("tag_write", "Writes tags.", {"method": {"type": "string", "enum": ["create", "rename", "delete"]}})
+    (finding,) = lint(tag, "X003")
+    assert "'delete'" in finding.message
+
+
+@pytest.mark.parametrize("file, name", [
+    ("mcp-server-git.json", "git_create_branch"),        # a natural unique key: a repeat fails "already exists"
+    ("server-github.json", "create_branch"),
+    ("server-github.json", "create_repository"),
+    ("server-github.json", "create_or_update_file"),     # an upsert guarded by 'sha'
+    ("server-github.json", "create_pull_request"),       # one per head and base
+    ("server-slack.json", "slack_add_reaction"),         # set semantics
+    ("server-memory.json", "create_entities"),           # entities are keyed by name
+    ("firecrawl-mcp.json", "firecrawl_feedback"),        # feedback to the server reaches nobody
+])
+def test_x002_idempotent_by_design_on_real_servers(file, name):
+    assert not lint(tool_of(file, name), "X002", "X003")
+
+
+@pytest.mark.parametrize("obj", [
+    mcp_tool("add_label", "Adds a label to an issue.", {"issue": STRING, "label": STRING}),
+    mcp_tool("update_doc", "Updates a document.", {"id": STRING, "if_match": STRING}),
+    mcp_tool("quote_purchase", "Prices a purchase without buying anything.", {"sku": STRING}),
+    mcp_tool("create_order", "Places an order.", {"sku": STRING}, annotations={"idempotentHint": True}),
+])
+def test_x002_x003_synthetic_idempotent_designs(obj):
+    assert not lint(obj, "X002", "X003")
+
+
+def test_x003_quiet_when_the_host_asks_first():
+    """destructiveHint: true makes hosts confirm with the user: the confirmation X003 asks for exists."""
+    for file, name in [("server-memory.json", "delete_entities"), ("notion-mcp-server.json", "API-delete-a-block"),
+                       ("mcp-server-kubernetes.json", "kubectl_delete"), ("firecrawl-mcp.json", "firecrawl_monitor_delete")]:
+        assert not lint(tool_of(file, name), "X003")
+    assert lint(mcp_tool("delete_repo", "Deletes a repository.", {"repo": STRING}), "X003")
+
+
+def test_x002_still_reports_plain_creations_on_real_servers():
+    assert lint(tool_of("server-github.json", "create_issue"), "X002")
+    assert lint(tool_of("server-slack.json", "slack_post_message"), "X002")
+
+
+# --------------------------------------------------------------------------- 6d. annotations and effects
+
+def test_x005_destructive_read_tool_with_read_only_false_written_out():
+    search = mcp_tool("search_pages", "Searches pages by title.", {"query": STRING},
+                      annotations={"readOnlyHint": False, "destructiveHint": True})
+    (finding,) = lint(search, "X005")
+    assert "written out" in finding.message
+    assert lint(tool_of("notion-mcp-server.json", "API-post-search"), "X005")
+
+
+def test_x005_read_only_tool_whose_operation_enum_writes():
+    (finding,) = lint(tool_of("mcp-server-kubernetes.json", "kubectl_context"), "X005")
+    assert "'set'" in finding.message
+
+
+@pytest.mark.parametrize("obj", [
+    mcp_tool("drop_collection", "Drops a collection.", {"name": STRING}, annotations={"destructiveHint": False}),
+    mcp_tool("update_many", "Updates every matching document.", {"filter": {"type": "object"}},
+             annotations={"destructiveHint": False}),
+    mcp_tool("rename_file", "Renames a file.", {"path": STRING, "overwrite": {"type": "boolean"}},
+             annotations={"destructiveHint": False}),
+])
+def test_x006_drops_bulk_updates_and_overwrites(obj):
+    assert lint(obj, "X006")
+
+
+@pytest.mark.parametrize("name, description", [
+    ("extract_tables", "Extract the tables of a PDF."), ("crawl_site", "Crawl a site and return its pages."),
+    ("geocode", "Geocode an address to coordinates."), ("validate_config", "Validate a configuration file."),
+    ("explain_query", "Explain a query plan."), ("collection_stats", "Stats of a collection."),
+])
+def test_x004_read_verbs(name, description):
+    assert lint(mcp_tool(name, description), "X004")
+
+
+def test_x002_upload_that_appends():
+    upload = mcp_tool("upload_attachment", "Uploads a file and attaches it to a ticket.",
+                      {"ticket_id": STRING, "file": STRING})
+    assert lint(upload, "X002")
+
+
+# --------------------------------------------------------------------------- 8. readOnlyHint on run_sql
+
+@pytest.mark.parametrize("name, param", [("run_sql", "sql"), ("execute_command", "command")])
+def test_x005_read_only_hint_on_an_executor(name, param):
+    obj = mcp_tool(name, "Runs what it is given.", {param: STRING}, annotations={"readOnlyHint": True})
+    (finding,) = lint(obj, "X005")
+    assert "readOnlyHint: true" in finding.message
+    enforced = mcp_tool(name, "Runs a read-only SQL query.", {param: STRING}, annotations={"readOnlyHint": True})
+    assert not lint(enforced, "X005") or name != "run_sql"

@@ -27,13 +27,15 @@ from ._words import NOUN_FOLLOWERS
 class Action:
     word: str
     cls: VerbClass
-    where: str  # "name" or "description"
+    where: str  # "name", "description" or "parameter 'NAME'" (a job an action enum selects)
     pointer: str
 
     def says(self) -> str:
         """`name starts with 'create'` / `description says '생성합니다'` — for messages."""
         if self.where == "name":
             return f"the name's verb is '{self.word}'"
+        if self.where.startswith("parameter"):
+            return f"{self.where} selects '{self.word}'"
         return f"the description says '{self.word}'"
 
 
@@ -136,10 +138,10 @@ def tool_action(tool: ToolContract) -> Action | None:
     return None
 
 
-def mutating_words(tool: ToolContract) -> list[str]:
+def mutating_words(tool: ToolContract, name: bool = True) -> list[str]:
     """Verbs in the name or the description's first sentence that change state (nouns like 'order' left out)."""
     found = []
-    if isinstance(tool.name, str):
+    if name and isinstance(tool.name, str):
         for word in identifier_words(tool.name):
             if changes_state(word) and not _is_noun_verb(word):
                 found.append(word)

@@ -52,6 +52,34 @@ deduplicationkey deduplicationid messagededuplicationid uniquerequestid nonce op
 """.split())
 IDEMPOTENCY_PARTS = ("idempoten", "dedup")
 
+# Read verbs the shared lexicon does not list: a tool that opens with one only reads (X004).
+EXTRA_READ = frozenset("""
+extract extracts crawl crawls scrape scrapes geocode geocodes validate validates explain explains stats
+statistics analyze analyzes inspect summarize summarizes diff diffs
+""".split())
+
+# Things a create makes that a repeat cannot duplicate, because the caller names them:
+# a second `create_branch("x")` fails with "already exists".
+NATURAL_KEY_NOUNS = frozenset("""
+branch tag repository repo bucket database schema table collection index namespace directory folder
+channel topic queue secret variable alias domain entity
+""".split())
+
+# Things added to a set: adding the same reaction, label or member twice is a no-op.
+SET_NOUNS = frozenset("""
+reaction label tag star like member collaborator permission role subscriber watcher assignee emoji
+favorite bookmark reviewer follower
+""".split())
+
+# Parameters that guard a write with the version the caller saw: a repeat is rejected.
+VERSION_GUARDS = frozenset("sha etag ifmatch expectedversion expectedrevision expectedsha ifunmodifiedsince "
+                           "lockversion".split())
+
+# Objects of a "send" that reach no person and move no money (feedback to the server, a key press).
+NOT_SENT_OBJECTS = frozenset("feedback keys keystroke keystrokes heartbeat ping telemetry".split())
+# The verbs those objects follow.
+SENDING_VERBS = frozenset("send sends post posts submit submits create creates".split())
+
 # Parameters that ask before acting, or let the model look first.
 CONFIRMATION_PARAMS = frozenset("""
 confirm confirmed confirmation confirmationtoken confirmationcode userconfirmed userconfirmation

@@ -1,13 +1,24 @@
 """god-tool (X001)
 
 ## What it does
-Finds a tool whose `action`, `operation`, `mode`, `command` or `method`
-parameter chooses between reading and changing things: an enum that holds both
-read verbs (`get`, `list`, `search`, `조회`) and write or delete verbs
-(`create`, `update`, `delete`, `삭제`).  The message names the parameter and the
-verbs on each side.  For `type`, `kind`, `mode` and `method` most of the enum
-must be verbs, so an ordinary category list never counts, and an enum of HTTP
-methods is left alone.
+Finds a tool that is several tools in one:
+
+* its `action`, `operation`, `mode`, `command` or `method` parameter chooses
+  between reading and changing things: an enum that holds both read verbs
+  (`get`, `list`, `search`, `조회`) and write or delete verbs (`create`,
+  `update`, `delete`, `삭제`);
+* or that parameter selects many distinct changes (`add_card`, `move_card`,
+  `archive_card`, `create_column` …): at least `max-jobs` (default 5) write jobs,
+  all writes or not;
+* or the tool takes another tool's name and an arguments object, so it runs
+  anything.
+
+The message names the parameter, the jobs, and how to split the tool.  For
+`type`, `kind`, `mode` and `method` most of the enum must be verbs, so an
+ordinary category list never counts, and an enum of HTTP methods is left alone.
+
+Option: `max-jobs` (integer, default 5), the number of distinct write jobs one
+parameter may select before the tool counts as several tools.
 
 ## Why is this bad?
 One tool that does everything cannot be marked read-only, cannot be allowed
@@ -43,68 +54,52 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ...lexicon import VerbClass, english, identifier_words, verb_class
 from ...model import Severity, ToolContract
-from ...schema.walk import NodeKind, SchemaNode
 from ..base import Finding, LintContext, Rule
-from ._words import CAREFUL_SELECTORS, HTTP_METHODS, SELECTOR_PARAMS
-
-
-def _verb(value: object) -> tuple[str, VerbClass] | None:
-    """The verb an enum value starts with: `add_comment` → add, `조회` → 조회."""
-    if not isinstance(value, str):
-        return None
-    parts = identifier_words(value)
-    if not parts:
-        return None
-    cls = verb_class(parts[0])
-    return (parts[0], cls) if cls else None
+from ._analysis import analyse
 
 
 class GodTool(Rule):
     code = "X001"
     name = "god-tool"
     severity = Severity.WARNING
-    keywords = frozenset({"enum"})
+    CONF = {"max-jobs": int}
+    DEFAULT = {"max-jobs": 5}
 
-    def check_node(self, node: SchemaNode, tool: ToolContract, ctx: LintContext) -> Iterable[Finding]:
-        if node.kind is not NodeKind.PROPERTY or not isinstance(node.key, str):
+    def check_tool(self, tool: ToolContract, ctx: LintContext) -> Iterable[Finding]:
+        analysis = analyse(tool)
+        if analysis.dispatches is not None:
+            named, carried = analysis.dispatches
+            yield Finding("/inputSchema/properties/" + _escape(named), (
+                f"'{tool.name}' runs whichever tool or operation '{named}' names with the arguments in '{carried}': "
+                f"it is every tool at once, so no host can allow one and confirm another; expose each tool (or each "
+                f"operation the model needs) on its own"))
             return
-        key_words = identifier_words(node.key)
-        if not key_words or key_words[-1] not in SELECTOR_PARAMS:
+        found = analysis.selector
+        if found is None:
             return
-        # `metric_type`, `access_mode`: a category of something else; only `type`, `action_type`, `operation_mode`
-        if key_words[-1] in CAREFUL_SELECTORS and len(key_words) > 1 and key_words[-2] not in SELECTOR_PARAMS | {
-                "request", "crud"}:
+        reads, writes = found.reads(), found.writes()
+        if reads and writes:
+            yield Finding(found.pointer, (
+                f"parameter '{found.name}' switches the tool between reads ({_show(reads)}) and writes "
+                f"({_show(writes)}); split it into a read-only tool and one tool per change, so hosts can allow "
+                f"lookups and confirm changes"))
             return
-        values = node.schema.get("enum")
-        if not isinstance(values, list) or len(values) < 2:
-            return
-        strings = [v for v in values if isinstance(v, str)]
-        if {v.lower() for v in strings} <= HTTP_METHODS:
-            return  # GET/POST/DELETE: an HTTP client, which X009 judges by its url
-        careful = key_words[-1] in CAREFUL_SELECTORS
-        reads: list[str] = []
-        writes: list[str] = []
-        verbs = 0
-        for value in strings:
-            found = _verb(value)
-            # in a `type` enum, `book`, `post` and `view` are kinds of thing
-            if found is None or (careful and found[0] in english.NOUN_VERBS):
-                continue
-            verbs += 1
-            if found[1] & VerbClass.MUTATING or found[1] & VerbClass.IRREVERSIBLE:
-                writes.append(value)
-            elif found[1] & VerbClass.READ:
-                reads.append(value)
-        if not reads or not writes:
-            return
-        # `type`/`mode`: a list of categories that happens to hold "view" and "post" is no operation switch
-        if careful and verbs * 2 < len(values):
-            return
-        yield Finding(node.pointer, (
-            f"parameter '{node.key}' switches the tool between reads ({_show(reads)}) and writes ({_show(writes)}); "
-            f"split it into a read-only tool and one tool per change, so hosts can allow lookups and confirm changes"))
+        limit = max(2, int(ctx.options_for(self)["max-jobs"]))
+        if len(writes) >= limit:
+            yield Finding(found.pointer, (
+                f"parameter '{found.name}' selects {len(writes)} different changes ({_show(writes)}): that is "
+                f"{len(writes)} tools in one, each with its own arguments; split it into one tool per change "
+                f"(e.g. '{_split_name(tool, writes[0])}'), so the model picks a tool instead of a mode and hosts "
+                f"can confirm the dangerous ones"))
+
+
+def _split_name(tool: ToolContract, job: str) -> str:
+    return job if "_" in job or not isinstance(tool.name, str) else f"{job}_{tool.name.split('_')[-1]}"
+
+
+def _escape(name: str) -> str:
+    return name.replace("~", "~0").replace("/", "~1")
 
 
 def _show(values: list[str]) -> str:

@@ -5,8 +5,20 @@ Finds a tool that creates, pays, charges, sends, books or orders something
 (`create_order`, `send_email`, `pay_invoice`, or a Korean description whose verb
 is 생성, 주문, 결제, 발송, 예약 …) that takes no idempotency key
 (`idempotency_key`, `request_id`, `client_token`, `dedupe_key`,
-`client_reference` …) and is not annotated `idempotentHint: true`.  The message
-names the verb that triggered it.
+`client_reference` …) and is not annotated `idempotentHint: true`.  The verb
+may be the tool's own or one its action parameter selects (`ticket_write`
+with `method: create|update`).  The message names the verb that triggered it.
+
+Designs that are idempotent by nature are left alone: a natural unique key
+(`create_branch` with a required branch name: a repeat fails "already exists";
+a pull request per head and base), set semantics (add a reaction, a label, a
+member: a repeat is a no-op), a version guard (`sha`, `etag`, `if_match`,
+`expected_version`), an upsert (`create_or_update_file`), a file created at a
+given path, a tool that *is* the preview step (`quote_purchase`), and feedback
+sent to the server itself.  Nouns that look like verbs are not read as the
+action: `list_deploys`, a `send_as` alias, a calculator's `add(a, b)`.  An
+upload that attaches or appends adds one more attachment on every retry and is
+reported.
 
 ## Why is this bad?
 Models and their hosts retry: a timeout, a dropped connection or a model that
@@ -40,34 +52,16 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ...lexicon import identifier_words, is_hangul, korean_stem
 from ...model import Fix, Severity, ToolContract
 from ..base import Finding, LintContext, Rule
-from ._actions import can_annotate, computes, has_parameter_like, hint, tool_action
-from ._words import (ARITHMETIC, CREATING_EN, CREATING_KO, IDEMPOTENCY_PARAMS, IDEMPOTENCY_PARTS, IN_MEMORY,
-                     PHYSICAL_CHARGE)
+from ._actions import can_annotate, has_parameter_like, hint
+from ._analysis import analyse
+from ._words import IDEMPOTENCY_PARAMS, IDEMPOTENCY_PARTS
 
 
 def creating_action(tool: ToolContract):
-    """The tool's action when it makes something new each time it runs, else None."""
-    action = tool_action(tool)
-    if action is None:
-        return None
-    if is_hangul(action.word):
-        return action if korean_stem(action.word, CREATING_KO) else None
-    if action.word not in CREATING_EN:
-        return None
-    # `create_recipe_guide` that "Generates a recipe guide" returns an answer and stores nothing
-    if computes(tool):
-        return None
-    # `add_numbers`, `send_time_estimate`: the name computes or measures, it makes nothing;
-    # `create_polygon`: it builds a value in memory and returns it
-    name_words = identifier_words(tool.name) if isinstance(tool.name, str) else ()
-    if ARITHMETIC.intersection(name_words) or IN_MEMORY.intersection(name_words):
-        return None
-    if action.word in ("charge", "charges") and PHYSICAL_CHARGE.intersection(name_words):
-        return None
-    return action
+    """The tool's action (its own verb, or a job its action parameter selects) when it makes something new."""
+    return analyse(tool).creates
 
 
 def has_idempotency_key(tool: ToolContract) -> bool:
@@ -80,10 +74,11 @@ class MissingIdempotencyKey(Rule):
     severity = Severity.WARNING
 
     def check_tool(self, tool: ToolContract, ctx: LintContext) -> Iterable[Finding]:
-        action = creating_action(tool)
+        analysis = analyse(tool)
+        action = analysis.creates
         if action is None or hint(tool, "idempotentHint") is True or hint(tool, "readOnlyHint") is True:
             return
-        if has_idempotency_key(tool):
+        if analysis.safe_repeat is not None or analysis.preview or has_idempotency_key(tool):
             return
         remedy = "add an 'idempotency_key' string parameter the server deduplicates on"
         if can_annotate(tool):

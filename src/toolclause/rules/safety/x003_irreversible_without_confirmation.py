@@ -6,8 +6,14 @@ place, purchase, delete (결제, 송금, 발송, 삭제 …) — that offers no 
 before acting: no confirmation or dry-run parameter (`confirm`, `dry_run`,
 `preview` …) and no preview step for the same thing in the same list (a tool
 named `preview_*`, `prepare_*`, `quote_*`, `draft_*` or `estimate_*` that shares
-a word with it: `quote_transfer` for `transfer_funds`).  The message names the
-verb that triggered it.
+a word with it: `quote_transfer` for `transfer_funds`).  The verb may be one
+an action parameter selects (`tag_write` with `method: create|rename|delete`).
+The message names the verb that triggered it.
+
+A tool annotated `destructiveHint: true` is not reported: hosts ask the user
+before running it, which is the confirmation this rule asks for.  Neither is a
+tool that is itself the preview step (`quote_purchase`), nor feedback sent to
+the server.
 
 ## Why is this bad?
 A model that misread the user, or was steered by text it read, acts at once:
@@ -44,10 +50,11 @@ from __future__ import annotations
 
 from typing import Iterable, Sequence
 
-from ...lexicon import VerbClass, english, identifier_words, stem_en, verb_class
+from ...lexicon import english, identifier_words, stem_en, verb_class
 from ...model import Fix, Severity, ToolContract
 from ..base import Finding, LintContext, Rule
-from ._actions import has_parameter_like, tool_action
+from ._actions import has_parameter_like, hint
+from ._analysis import analyse
 from ._words import CONFIRMATION_PARAMS, CONFIRMATION_PARTS, PREVIEW_VERBS
 
 
@@ -66,9 +73,13 @@ class IrreversibleWithoutConfirmation(Rule):
     def check_tools(self, tools: Sequence[ToolContract], ctx: LintContext) -> Iterable[tuple[ToolContract, Finding]]:
         candidates = []
         for tool in tools:
-            action = tool_action(tool)
-            if action is not None and action.cls & VerbClass.IRREVERSIBLE:
-                candidates.append((tool, action))
+            analysis = analyse(tool)
+            action = analysis.irreversible
+            # destructiveHint: true makes hosts ask the user before running it: the confirmation exists;
+            # a tool that is itself the preview step (quote_purchase) commits nothing
+            if action is None or hint(tool, "destructiveHint") is True or analysis.preview:
+                continue
+            candidates.append((tool, action))
         if not candidates:
             return
         previews: list[tuple[str, frozenset[str]]] = []

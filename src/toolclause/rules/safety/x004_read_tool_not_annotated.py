@@ -2,8 +2,10 @@
 
 ## What it does
 Finds an MCP tool that only reads — its verb is `get`, `list`, `search`,
-`find`, `lookup` (조회, 검색, 확인) and neither its name nor its description's
-first sentence changes anything — whose annotations do not say
+`find`, `lookup`, `extract`, `crawl`, `geocode`, `validate`, `explain`, `stats`
+(조회, 검색, 확인), no job its action parameter selects writes, and neither
+its name's verbs (not its objects: `list_deploys` only lists) nor its
+description's first sentence changes anything — whose annotations do not say
 `readOnlyHint: true`.  A tool that sets `readOnlyHint: false` on purpose is left
 alone, and so are formats that cannot carry annotations (OpenAI, Anthropic,
 Gemini function declarations).
@@ -38,18 +40,15 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ...lexicon import VerbClass
 from ...model import Edit, Fix, Severity, ToolContract
 from ..base import Finding, LintContext, Rule
-from ._actions import annotations, can_annotate, hint, mutating_words, tool_action
+from ._actions import annotations, can_annotate, hint
+from ._analysis import only_reads
 
 
 def read_only_action(tool: ToolContract):
     """The tool's read verb when reading is all it does, else None."""
-    action = tool_action(tool)
-    if action is None or action.cls != VerbClass.READ or mutating_words(tool):
-        return None
-    return action
+    return only_reads(tool)
 
 
 class ReadToolNotAnnotated(Rule):

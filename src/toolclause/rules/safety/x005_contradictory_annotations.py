@@ -3,9 +3,13 @@
 ## What it does
 Finds annotations that contradict the tool or each other:
 `readOnlyHint: true` on a tool whose name or description changes things
-(`delete_file`, "주문을 생성합니다"), and `destructiveHint: true` on a tool that
+(`delete_file`, "주문을 생성합니다"), or whose action parameter selects a write
+(`method: create|update`), or that runs whatever SQL or command it is given
+(`run_sql`, `execute_command`: one statement can write, unless the description
+says the tool enforces read-only); and `destructiveHint: true` on a tool that
 only reads — one annotated `readOnlyHint: true`, or one whose only verb is a
-read (`get_weather`).  The message names the verb and the hint.
+read (`get_weather`), whether `readOnlyHint` is absent or written out as false.
+The message names the verb and the hint.
 
 ## Why is this bad?
 Hosts act on annotations: a tool marked read-only runs without asking, so a
@@ -35,13 +39,35 @@ No fix: only the author knows which of the two statements is true.
 
 from __future__ import annotations
 
+import re
 from typing import Iterable
 
-from ...lexicon import VerbClass
+from ...lexicon import identifier_words
 from ...model import Severity, ToolContract
 from ..base import Finding, LintContext, Rule
-from ._actions import hint, tool_action
-from .x004_read_tool_not_annotated import read_only_action
+from ._actions import hint, normalised
+from ._analysis import analyse, only_reads
+from ._words import CONTENT_PARAMS, EXEC_VERBS
+
+_INTERPRETERS = frozenset("sql shell bash sh zsh powershell terminal repl python javascript cmd command".split())
+_ENFORCED_READ_ONLY = re.compile(r"\bread[- ]?only\b|\bonly\s+(?:select|read)|\bselect\s+(?:statements?|queries)\s+only",
+                                 re.I)
+
+
+def runs_anything(tool: ToolContract) -> str | None:
+    """'SQL' / 'shell commands' / 'code' when the tool executes the statement or command it is given."""
+    if not isinstance(tool.name, str):
+        return None
+    words = identifier_words(tool.name)
+    if not (EXEC_VERBS.intersection(words) and _INTERPRETERS.intersection(words)) and tool.name.lower() not in (
+            "execute_sql", "run_sql", "exec_sql", "query_sql", "sql", "shell", "bash"):
+        return None
+    schema = tool.input_schema
+    properties = schema.get("properties") if isinstance(schema, dict) else None
+    for name in properties if isinstance(properties, dict) else ():
+        if isinstance(name, str) and normalised(name) in CONTENT_PARAMS:
+            return CONTENT_PARAMS[normalised(name)]
+    return None
 
 
 class ContradictoryAnnotations(Rule):
@@ -55,18 +81,26 @@ class ContradictoryAnnotations(Rule):
         if read_only is None and destructive is None:
             return
         if read_only is True:
-            action = tool_action(tool)
-            if action is not None and action.cls & (VerbClass.MUTATING | VerbClass.IRREVERSIBLE):
+            action = analyse(tool).changes
+            if action is not None:
                 yield Finding("/annotations/readOnlyHint", (
                     f"'{tool.name}' is annotated readOnlyHint: true but changes things ({action.says()}); hosts will run "
                     f"it without asking — set readOnlyHint: false, or rename the tool if it really only reads"))
+            else:
+                runs = runs_anything(tool)
+                if runs and not (isinstance(tool.description, str) and _ENFORCED_READ_ONLY.search(tool.description)):
+                    yield Finding("/annotations/readOnlyHint", (
+                        f"'{tool.name}' is annotated readOnlyHint: true but runs whatever {runs} it is given, and one "
+                        f"statement can write or delete; hosts will run it without asking — set readOnlyHint: false, "
+                        f"or enforce read-only access (a read-only role or transaction) and say so in the description"))
             if destructive is True:
                 yield Finding("/annotations/destructiveHint", (
                     "destructiveHint: true contradicts readOnlyHint: true (a tool that changes nothing destroys "
                     "nothing; MCP reads destructiveHint only when readOnlyHint is false); remove one of them"))
-        elif destructive is True and read_only is None:
-            action = read_only_action(tool)
-            if action is not None and action.where == "name":
+        elif destructive is True:
+            action = only_reads(tool)
+            if action is not None and action.where in ("name", "description"):
+                written = " (readOnlyHint: false is written out, but the tool only reads)" if read_only is False else ""
                 yield Finding("/annotations/destructiveHint", (
-                    f"'{tool.name}' only reads ({action.says()}) but is annotated destructiveHint: true; set "
+                    f"'{tool.name}' only reads ({action.says()}) but is annotated destructiveHint: true{written}; set "
                     f"readOnlyHint: true and drop destructiveHint, or rename the tool if it does destroy something"))

@@ -2,7 +2,9 @@
 
 ## What it does
 Finds a tool that deletes, cancels, removes, overwrites, drops or revokes
-(삭제, 취소, 해지 …) whose annotations say `destructiveHint: false`.
+(삭제, 취소, 해지 …) — by its own verb, a job its action parameter selects,
+a bulk write (`update_many`, `bulk_update`) or a write with an `overwrite` /
+`force` flag — whose annotations say `destructiveHint: false`.
 
 MCP's defaults decide what else counts (the 2025-06-18 and later schemas): when
 `readOnlyHint` is false or absent, `destructiveHint` defaults to **true**, so a
@@ -41,10 +43,10 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ...lexicon import VerbClass
 from ...model import Edit, Fix, Severity, ToolContract
 from ..base import Finding, LintContext, Rule
-from ._actions import hint, tool_action
+from ._actions import hint
+from ._analysis import analyse
 
 
 class DestructiveNotAnnotated(Rule):
@@ -55,8 +57,8 @@ class DestructiveNotAnnotated(Rule):
     def check_tool(self, tool: ToolContract, ctx: LintContext) -> Iterable[Finding]:
         if hint(tool, "destructiveHint") is not False or hint(tool, "readOnlyHint") is True:
             return
-        action = tool_action(tool)
-        if action is None or not action.cls & VerbClass.DESTRUCTIVE:
+        action = analyse(tool).destroys
+        if action is None:
             return
         yield Finding("/annotations/destructiveHint", (
             f"'{tool.name}' destroys or undoes something ({action.says()}) but is annotated destructiveHint: false, "

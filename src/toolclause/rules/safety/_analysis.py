@@ -1,0 +1,436 @@
+"""One reading of what a tool does, shared by X001–X006.
+
+A tool says what it does in several places at once: its name (`create_branch`),
+an action parameter whose enum selects the job (`method: create|update`), the
+first sentence of its description, its annotations (`idempotentHint`,
+`destructiveHint`) and its parameters (a natural key, a version guard, a
+`dry_run` flag).  Each rule used to match verbs on its own; they now ask this
+module, so that "a noun read as a verb" or "an action hidden in an enum" is
+fixed once for all of them.
+
+`analyse(tool)` answers:
+
+* `action`   the tool's own verb (name first, description when the name is a noun);
+* `jobs`     the jobs an action parameter selects (`add_card`, `move_card` …);
+* `creates`, `irreversible`, `destroys` — the first verb (own or selected) of each kind;
+* `safe_repeat` — why a repeated create changes nothing, when the design says so:
+  a natural unique key, set semantics, a version guard, an upsert, or a tool
+  that *is* the preview step;
+* `dispatches` — the parameter that names another tool to run, with its arguments.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ...lexicon import VerbClass, english, identifier_words, is_hangul, korean_stem, text_words, verb_class
+from ...model import ToolContract
+from ._actions import (Action, annotations, computes, has_parameter_like, hint, name_action, normalised,
+                       parameter_names, tool_action)
+from ._words import (ARITHMETIC, CAREFUL_SELECTORS, CREATING_EN, CREATING_KO, EXTRA_READ, HTTP_METHODS,
+                     IN_MEMORY, NATURAL_KEY_NOUNS, NOT_SENT_OBJECTS,
+                     PHYSICAL_CHARGE, PREVIEW_VERBS, SELECTOR_PARAMS, SENDING_VERBS, SET_NOUNS, VERSION_GUARDS)
+
+
+@dataclass(frozen=True, slots=True)
+class Job:
+    """One value of an action parameter: `add_card` → verb 'add', class WRITE."""
+    value: str
+    verb: str
+    cls: VerbClass
+
+
+@dataclass(frozen=True, slots=True)
+class Selector:
+    name: str
+    pointer: str
+    jobs: tuple[Job, ...]
+
+    def reads(self) -> list[str]:
+        return [j.value for j in self.jobs if j.cls == VerbClass.READ]
+
+    def writes(self) -> list[str]:
+        return [j.value for j in self.jobs if j.cls & (VerbClass.MUTATING | VerbClass.IRREVERSIBLE)]
+
+
+@dataclass(frozen=True, slots=True)
+class Analysis:
+    action: Action | None
+    selector: Selector | None
+    creates: Action | None
+    irreversible: Action | None
+    destroys: Action | None
+    safe_repeat: str | None
+    preview: bool
+    dispatches: tuple[str, str] | None
+
+    @property
+    def changes(self) -> Action | None:
+        """The first verb, own or selected, that changes state."""
+        return self.creates or self.destroys or self.irreversible or _changing(self)
+
+
+def _changing(analysis: Analysis) -> Action | None:
+    action = analysis.action
+    if action is not None and action.cls & (VerbClass.MUTATING | VerbClass.IRREVERSIBLE):
+        return action
+    if analysis.selector is not None:
+        for job in analysis.selector.jobs:
+            if job.cls & (VerbClass.MUTATING | VerbClass.IRREVERSIBLE):
+                return _job_action(analysis.selector, job)
+    return None
+
+
+def word_class(word: str) -> VerbClass:
+    """verb_class, plus the read verbs the lexicon does not know (extract, crawl, geocode …)."""
+    cls = verb_class(word)
+    if not cls and word in EXTRA_READ:
+        return VerbClass.READ
+    return cls
+
+
+# --------------------------------------------------------------------------- action parameters
+
+def _job(value: object) -> Job | None:
+    if not isinstance(value, str):
+        return None
+    parts = identifier_words(value)
+    if not parts:
+        return None
+    cls = word_class(parts[0])
+    return Job(value, parts[0], cls) if cls else None
+
+
+def selector(tool: ToolContract) -> Selector | None:
+    """The parameter whose enum chooses the operation (`action`, `method`, `operation` …), nested ones too."""
+    schema = tool.input_schema
+    return _find_selector(schema, "/inputSchema", 0) if isinstance(schema, dict) else None
+
+
+def _find_selector(schema: dict, pointer: str, depth: int) -> Selector | None:
+    properties = schema.get("properties")
+    if not isinstance(properties, dict) or depth > 3:
+        return None
+    nested = []
+    for key, sub in properties.items():
+        if not isinstance(key, str) or not isinstance(sub, dict):
+            continue
+        here = pointer + "/properties/" + key.replace("~", "~0").replace("/", "~1")
+        if isinstance(sub.get("properties"), dict):
+            nested.append((sub, here))
+        found = _selector_here(key, sub, here)
+        if found is not None:
+            return found
+    for sub, here in nested:
+        found = _find_selector(sub, here, depth + 1)
+        if found is not None:
+            return found
+    return None
+
+
+def _selector_here(key: str, sub: dict, pointer: str) -> Selector | None:
+    key_words = identifier_words(key)
+    if not key_words or key_words[-1] not in SELECTOR_PARAMS:
+        return None
+    # `metric_type`, `access_mode`: a category of something else; only `type`, `action_type`, `operation_mode`
+    if key_words[-1] in CAREFUL_SELECTORS and len(key_words) > 1 and key_words[-2] not in SELECTOR_PARAMS | {
+            "request", "crud"}:
+        return None
+    values = sub.get("enum")
+    if not isinstance(values, list) or len(values) < 2:
+        return None
+    strings = [v for v in values if isinstance(v, str)]
+    if {v.lower() for v in strings} <= HTTP_METHODS:
+        return None  # GET/POST/DELETE: an HTTP client, which X009 judges by its url
+    careful = key_words[-1] in CAREFUL_SELECTORS
+    jobs = []
+    for value in strings:
+        job = _job(value)
+        # in a `type` enum, `book`, `post` and `view` are kinds of thing
+        if job is None or (careful and job.verb in english.NOUN_VERBS):
+            continue
+        jobs.append(job)
+    # `type`/`mode`: a list of categories that happens to hold "view" and "post" is no operation switch
+    if not jobs or (careful and len(jobs) * 2 < len(values)):
+        return None
+    return Selector(key, pointer, tuple(jobs))
+
+
+def _job_action(found: Selector, job: Job) -> Action:
+    return Action(job.verb, job.cls, f"parameter '{found.name}'", found.pointer)
+
+
+# --------------------------------------------------------------------------- the tool's own verb
+
+def own_action(tool: ToolContract) -> Action | None:
+    """tool_action, with the nouns that look like verbs taken out (`send_as`, a calculator's `add`)."""
+    action = tool_action(tool)
+    if action is None:
+        word = _extra_read(tool)
+        return Action(word, VerbClass.READ, "name", "/name") if word else None
+    if action.where == "name" and isinstance(tool.name, str):
+        words = identifier_words(tool.name)
+        if action.word in words:
+            index = words.index(action.word)
+            # `send_as` (a mail alias), `post_as`: the verb plus "as" names a thing
+            if action.word in ("send", "post") and index + 1 < len(words) and words[index + 1] == "as":
+                return None
+    return action
+
+
+def _extra_read(tool: ToolContract) -> str | None:
+    """A read verb the shared lexicon lacks, opening the name or the description: extract, crawl, geocode."""
+    if isinstance(tool.name, str):
+        named = name_action(tool.name)
+        if named is None:
+            for word in identifier_words(tool.name.rsplit(".", 1)[-1])[:3]:
+                if word in EXTRA_READ:
+                    return word
+    if isinstance(tool.description, str):
+        for word in text_words(tool.description.strip()[:120])[:3]:
+            if word in EXTRA_READ:
+                return word
+    return None
+
+
+def _creating(tool: ToolContract, action: Action | None) -> bool:
+    if action is None:
+        return False
+    if is_hangul(action.word):
+        return bool(korean_stem(action.word, CREATING_KO))
+    if action.word in _UPLOADS:
+        # an upload that attaches or appends adds one more attachment on every retry; one to a path replaces it
+        text = " ".join((tool.name if isinstance(tool.name, str) else "",
+                         tool.description[:200] if isinstance(tool.description, str) else "")).lower()
+        return any(word in text for word in ("attach", "append"))
+    if action.word not in CREATING_EN:
+        return False
+    if action.where == "description" or action.where == "name":
+        # `create_recipe_guide` that "Generates a recipe guide" returns an answer and stores nothing
+        if computes(tool):
+            return False
+    name_words = identifier_words(tool.name) if isinstance(tool.name, str) else ()
+    # `add_numbers`, `send_time_estimate`: the name computes or measures; `create_polygon`: built in memory
+    if ARITHMETIC.intersection(name_words) or IN_MEMORY.intersection(name_words):
+        return False
+    if action.word in ("charge", "charges") and PHYSICAL_CHARGE.intersection(name_words):
+        return False
+    # a calculator's `add(a, b)`: every parameter is a number
+    if action.word in ("add", "adds") and len(_objects(tool, action.word)) == 0 and _all_numbers(tool):
+        return False
+    return True
+
+
+_PATHS = frozenset("path filepath filename".split())
+_UPLOADS = frozenset("upload uploads attach attaches".split())
+
+
+def _all_numbers(tool: ToolContract) -> bool:
+    params = _top_properties(tool)
+    return bool(params) and all(isinstance(s, dict) and s.get("type") in ("number", "integer")
+                                for s in params.values())
+
+
+def _top_properties(tool: ToolContract) -> dict[str, Any]:
+    schema = tool.input_schema
+    properties = schema.get("properties") if isinstance(schema, dict) else None
+    return properties if isinstance(properties, dict) else {}
+
+
+def _required(tool: ToolContract) -> frozenset[str]:
+    schema = tool.input_schema
+    required = schema.get("required") if isinstance(schema, dict) else None
+    return frozenset(r for r in required if isinstance(r, str)) if isinstance(required, list) else frozenset()
+
+
+def _required_in_items(tool: ToolContract) -> set[str]:
+    """Required keys of the objects inside the tool's required array parameters (`entities[].name`)."""
+    out: set[str] = set()
+    properties = _top_properties(tool)
+    for name in _required(tool):
+        items = properties.get(name, {}).get("items") if isinstance(properties.get(name), dict) else None
+        if isinstance(items, dict) and isinstance(items.get("required"), list):
+            out.update(normalised(r) for r in items["required"] if isinstance(r, str))
+    return out
+
+
+def _objects(tool: ToolContract, verb: str) -> tuple[str, ...]:
+    """The words of the name after its verb: `create_branch` → ('branch',); `git_add` → ()."""
+    if not isinstance(tool.name, str):
+        return ()
+    words = identifier_words(tool.name.rsplit(".", 1)[-1])
+    if verb in words:
+        index = words.index(verb)
+        after = words[index + 1:]
+        return after
+    return words
+
+
+def _singular(word: str) -> str:
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith("es") and word[:-2].endswith(("sh", "ch", "x", "ss")):
+        return word[:-2]
+    return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
+
+
+def safe_repeat(tool: ToolContract, creating: Action | None) -> str | None:
+    """Why a repeated call of this creating tool makes nothing new, when its design says so."""
+    if creating is None:
+        return None
+    flat = {normalised(name) for name, _ in parameter_names(tool.input_schema)}
+    guard = sorted(flat & VERSION_GUARDS)
+    if guard:
+        return f"the '{guard[0]}' parameter guards the version, so a repeat is rejected"
+    name_words = identifier_words(tool.name) if isinstance(tool.name, str) else ()
+    if "upsert" in name_words or ("create" in name_words and "update" in name_words):
+        return "it creates or updates one thing by its key, so a repeat changes nothing"
+    objects = [_singular(w) for w in _objects(tool, creating.word)]
+    if creating.where.startswith("parameter"):
+        objects = []
+    if any(o in SET_NOUNS for o in objects):
+        return "adding the same one twice is a no-op (set semantics)"
+    # a natural unique key: `create_branch(branch)`, `create_repository(name)` — a repeat fails "already exists"
+    required = {normalised(r) for r in _required(tool)}
+    noun = next((o for o in objects if o in NATURAL_KEY_NOUNS), None)
+    if noun is not None:
+        keys = {"name", noun, noun + "name", "path", noun + "path"}
+        if (required | _required_in_items(tool)) & keys:
+            return f"the {noun} is identified by its name, so a repeat fails as already existing"
+    if creating.word in ("create", "creates") and required & _PATHS:
+        return "it creates the file at the path it is given, so a repeat writes the same file"
+    # a pull or merge request is unique per source and target branch: a second one is refused
+    if {"head", "base"} <= required or {"sourcebranch", "targetbranch"} <= required:
+        return "one request per source and target branch, so a repeat is refused"
+    if creating.word in ("add", "adds") and ("files" in flat or "paths" in flat) and "git" in name_words:
+        return "staging the same files twice is a no-op"
+    return None
+
+
+def _is_preview(tool: ToolContract) -> bool:
+    """`quote_purchase`, `preview_order`, `estimate_shipping`: the tool shows what would happen."""
+    if not isinstance(tool.name, str):
+        return False
+    words = identifier_words(tool.name.rsplit(".", 1)[-1])
+    return bool(words) and words[0] in PREVIEW_VERBS
+
+
+# A parameter that names another tool, and one that carries its arguments
+_TOOL_NAME_PARAMS = frozenset("toolname tool functionname function toolid commandname operationname".split())
+_ARGUMENT_PARAMS = frozenset("arguments args params parameters input inputs toolinput toolarguments".split())
+
+
+def _dispatch(tool: ToolContract) -> tuple[str, str] | None:
+    properties = _top_properties(tool)
+    named = next((k for k in properties if isinstance(k, str) and normalised(k) in _TOOL_NAME_PARAMS), None)
+    if named is None:
+        return None
+    carried = next((k for k, s in properties.items() if isinstance(k, str) and normalised(k) in _ARGUMENT_PARAMS
+                    and isinstance(s, dict) and s.get("type") in ("object", None, ["object", "null"])), None)
+    return (named, carried) if carried else None
+
+
+# --------------------------------------------------------------------------- the analysis
+
+_CACHE: dict[int, tuple[ToolContract, Analysis]] = {}
+
+
+def analyse(tool: ToolContract) -> Analysis:
+    """What the tool does; cached per tool object (the rules of one lint ask about the same tools)."""
+    cached = _CACHE.get(id(tool))
+    if cached is not None and cached[0] is tool:
+        return cached[1]
+    result = _analyse(tool)
+    if len(_CACHE) > 4096:
+        _CACHE.clear()
+    _CACHE[id(tool)] = (tool, result)
+    return result
+
+
+def _analyse(tool: ToolContract) -> Analysis:
+    action = own_action(tool)
+    found = selector(tool)
+    creates = action if _creating(tool, action) else None
+    if creates is not None and _sends_to_server(tool, creates):
+        creates = None  # feedback to the server: a repeat duplicates nothing anyone acts on
+    irreversible = action if action is not None and action.cls & VerbClass.IRREVERSIBLE else None
+    destroys = action if action is not None and action.cls & VerbClass.DESTRUCTIVE else None
+    if found is not None:
+        for job in found.jobs:
+            if creates is None and (job.verb in CREATING_EN or (is_hangul(job.verb)
+                                                                and korean_stem(job.verb, CREATING_KO))):
+                creates = _job_action(found, job)
+            if irreversible is None and job.cls & VerbClass.IRREVERSIBLE:
+                irreversible = _job_action(found, job)
+            if destroys is None and job.cls & VerbClass.DESTRUCTIVE:
+                destroys = _job_action(found, job)
+    if irreversible is not None and _sends_to_server(tool, irreversible):
+        irreversible = None
+    if destroys is None:
+        destroys = _bulk_or_overwrite(tool, action)
+    return Analysis(action, found, creates, irreversible, destroys, safe_repeat(tool, creates), _is_preview(tool),
+                    _dispatch(tool))
+
+
+def _sends_to_server(tool: ToolContract, action: Action) -> bool:
+    """Sending feedback or a key press to the server itself reaches no person and moves no money."""
+    if action.where not in ("name", "description") or not isinstance(tool.name, str):
+        return False
+    words = identifier_words(tool.name)
+    return action.word in SENDING_VERBS and bool(words) and words[-1] in NOT_SENT_OBJECTS
+
+
+_BULK = frozenset("many all bulk batch".split())
+
+
+def _bulk_or_overwrite(tool: ToolContract, action: Action | None) -> Action | None:
+    """`update_many`, `bulk_update`, a rename or write with an `overwrite` flag: it destroys what was there."""
+    if action is None or not action.cls & VerbClass.WRITE or not isinstance(tool.name, str):
+        return None
+    words = identifier_words(tool.name)
+    if _BULK.intersection(words):
+        return Action(f"{action.word} ({'/'.join(sorted(_BULK.intersection(words)))})", VerbClass.DESTRUCTIVE,
+                      action.where, action.pointer)
+    if has_parameter_like(tool, frozenset({"overwrite", "replace", "replaceexisting", "force"}), ()):
+        return Action(f"{action.word} with overwrite", VerbClass.DESTRUCTIVE, action.where, action.pointer)
+    return None
+
+
+def only_reads(tool: ToolContract) -> Action | None:
+    """The tool's read verb when reading is all it does (no write verb in the name, the description or a job)."""
+    analysis = analyse(tool)
+    action = analysis.action
+    if action is None or action.cls != VerbClass.READ:
+        return None
+    if analysis.selector is not None and analysis.selector.writes():
+        return None
+    if _mutating_words(tool):
+        return None
+    return action
+
+
+def _mutating_words(tool: ToolContract) -> list[str]:
+    """Verbs that change state in the name (its verbs, not its objects) or the description's first sentence."""
+    from ._actions import mutating_words
+    found = mutating_words(tool, name=False)
+    if isinstance(tool.name, str):
+        words = identifier_words(tool.name.rsplit(".", 1)[-1])
+        verb_seen = False
+        for index, word in enumerate(words):
+            cls = word_class(word)
+            after_conjunction = index > 0 and words[index - 1] in english.CONJUNCTIONS
+            if cls and (not verb_seen or after_conjunction):
+                if cls & VerbClass.MUTATING and word not in english.NOUN_VERBS | {"deploys", "deploy"} or (
+                        after_conjunction and cls & VerbClass.MUTATING):
+                    found.append(word)
+                verb_seen = True
+    return found
+
+
+def annotated(tool: ToolContract) -> bool:
+    return bool(annotations(tool))
+
+
+__all__ = ["Analysis", "Job", "Selector", "analyse", "annotated", "hint", "only_reads", "own_action", "selector",
+           "word_class"]
