@@ -192,3 +192,74 @@ def test_x005_read_only_hint_on_an_executor(name, param):
     assert "readOnlyHint: true" in finding.message
     enforced = mcp_tool(name, "Runs a read-only SQL query.", {param: STRING}, annotations={"readOnlyHint": True})
     assert not lint(enforced, "X005") or name != "run_sql"
+
+
+# --------------------------------------------------------------------------- 6. C004: defaults that cannot matter
+
+def test_c004_quiet_on_an_mcp_servers_own_listing():
+    """The server that generated the schema (zod, pydantic) applies its own defaults."""
+    assert not [d for d in lint(snapshot("mcp-server-kubernetes.json"), "C004") if "is required" not in d.message]
+
+
+def test_c004_null_default_on_a_nullable_property():
+    contract = {**mcp_tool("t", properties={"cursor": {"type": ["string", "null"], "default": None}}),
+                "version": "1.0.0"}
+    assert not lint(contract, "C004")
+    contract["inputSchema"]["properties"]["cursor"] = {"type": "string", "default": "a"}
+    assert lint(contract, "C004")
+
+
+def test_c004_still_reports_a_default_that_never_applies():
+    (finding,) = [d for d in lint(tool_of("playwright-mcp.json", "browser_take_screenshot"), "C004")]
+    assert "never applies" in finding.message
+
+
+def test_c004_reports_function_calling_formats():
+    openai = {"type": "function", "function": {"name": "get_weather", "description": "Weather for a city.",
+                                               "parameters": {"type": "object", "properties": {
+                                                   "unit": {"type": "string", "default": "celsius"}}}}}
+    assert lint(openai, "C004")
+
+
+# --------------------------------------------------------------------------- 6b. C001: free-form objects
+
+@pytest.mark.parametrize("name", ["filter", "document", "pipeline", "projection", "metadata", "variables", "inputs"])
+def test_c001_free_form_by_design_gets_advice_that_keeps_it_working(name):
+    (finding,) = lint(mcp_tool("t", properties={name: {"type": "object"}}), "C001")[-1:]
+    assert "free-form by design" in finding.message and "typed map" in finding.message
+    assert "add \"additionalProperties\": false" not in finding.message
+
+
+def test_c001_described_free_form_objects_are_left_open():
+    tools = snapshot("mcp-server-kubernetes.json")["tools"]
+    assert not [d for d in lint(next(t for t in tools if t["name"] == "install_helm_chart"), "C001")
+                if "values" in d.pointer]
+
+
+def test_c001_closed_object_without_properties_whose_description_asks_for_keys():
+    obj = mcp_tool("t", properties={"labels": {"type": "object", "additionalProperties": False,
+                                               "description": "Labels as key-value pairs."}})
+    (finding,) = [d for d in lint(obj, "C001") if "labels" in d.pointer]
+    assert "only value it accepts is {}" in finding.message
+
+
+# --------------------------------------------------------------------------- 6c. D003: meaning already carried
+
+def test_d003_skips_what_the_schema_already_says():
+    obj = mcp_tool("t", properties={
+        "type": {"type": "string", "const": "page_id"},
+        "direction": {"type": "string", "enum": ["ascending", "descending"]},
+        "include_diffs": {"type": "boolean"},
+        "sha": {"type": "string", "pattern": "^[0-9a-f]{40}$"},
+        "latitude": {"type": "number"}, "longitude": {"type": "number"},
+        "range": {"type": "object", "description": "The dates to report on.",
+                  "properties": {"from": {"type": "string"}, "to": {"type": "string"}}},
+    })
+    assert not lint(obj, "D003")
+    assert lint(mcp_tool("t", properties={"amount": {"type": "integer"}}), "D003")
+
+
+def test_d003_skips_definitions_nothing_references():
+    """One server copies the same $defs into every tool; unused ones are never validated against."""
+    found = lint(tool_of("notion-mcp-server.json", "API-retrieve-a-block"), "D003")
+    assert not [d for d in found if "/$defs/" in d.pointer]

@@ -97,7 +97,7 @@ def test_c003_exact_bound_for_unique_enum_items():
 
 def test_c004_top_level_default_names_the_function_parameter():
     schema = {"type": "object", "properties": {"unit": {"type": "string", "default": "celsius"}}}
-    (d,) = _codes(_tool(schema), "C004")
+    (d,) = _codes({**_tool(schema), "version": "1.0.0"}, "C004")  # a contract, bound to a function
     assert d.pointer == "/inputSchema/properties/unit/default"
     assert "unit='celsius'" in d.message and "R003" in d.message
 
@@ -105,7 +105,7 @@ def test_c004_top_level_default_names_the_function_parameter():
 def test_c004_nested_default_is_applied_by_the_function_not_a_parameter():
     schema = {"type": "object", "properties": {"headers": {"type": "object", "properties": {
         "Content-Type": {"type": "string", "default": "application/json"}}}}}
-    (d,) = _codes(_tool(schema), "C004")
+    (d,) = _codes({**_tool(schema), "version": "1.0.0"}, "C004")
     assert "Content-Type=" not in d.message and "'headers'" in d.message
 
 

@@ -5,6 +5,15 @@ Finds a property of the input schema, at any depth (inside nested objects and
 array items too), with no description or an empty one.  A property that takes
 its description from a `$ref` target or a composition branch is not reported.
 
+Nor is one whose meaning the schema already carries: a `const` or one-value
+`enum` (a discriminator such as `"type": {"const": "page_id"}`), an `enum` of
+readable words (`direction: ascending | descending`), a boolean whose name says
+what it switches (`include_diffs`, `allNamespaces`), a `pattern`, or one half of
+a standard pair (`latitude`/`longitude`; `from`/`to`, `x`/`y`, `width`/`height`,
+`min`/`max`, `start`/`end` inside an object that is itself described).  A
+definition (`$defs`) that nothing in the tool references is skipped: no argument
+is ever checked against it.
+
 ## Why is this bad?
 The name alone rarely says what to send: `date` in which format, `amount` in
 which currency and unit, `id` of what.  The model fills the gap with a guess,
@@ -35,7 +44,54 @@ from typing import Iterable
 from ...model import Fix, Severity, ToolContract
 from ...schema.walk import NodeKind, SchemaNode
 from ..base import Finding, LintContext, Rule
+from ...lexicon import identifier_words
+from .._reach import unused_definition
 from ._common import property_path, resolve_local, text_of
+
+# Pairs whose halves explain each other; the first needs no described parent.
+_ALWAYS_PAIRS = (frozenset({"latitude", "longitude"}), frozenset({"lat", "lng"}), frozenset({"lat", "lon"}))
+_DESCRIBED_PAIRS = (frozenset({"from", "to"}), frozenset({"x", "y"}), frozenset({"width", "height"}),
+                    frozenset({"min", "max"}), frozenset({"start", "end"}), frozenset({"key", "value"}),
+                    frozenset({"name", "value"}))
+# One-word boolean names that say what they switch on.
+_PLAIN_FLAGS = frozenset("""
+recursive verbose force headless all async archived enabled disabled private public draft hidden strict
+overwrite append sync exact global quiet watch follow previous readonly
+""".split())
+
+
+def _readable(values: list) -> bool:
+    """Enum values a model reads as words: `ascending`, `in_progress`, `image/png` (not `A1`, `SVC_PREM`)."""
+    strings = [v for v in values if isinstance(v, str)]
+    return len(strings) == len(values) and all(sum(c.isalpha() for c in v) >= 3 and not v.isupper() for v in strings)
+
+
+def meaning_carried(node: SchemaNode) -> bool:
+    """Whether the schema itself says what the property means, so a description would only repeat it."""
+    schema = node.schema
+    if "const" in schema or "pattern" in schema:
+        return True
+    values = schema.get("enum")
+    if isinstance(values, list) and values and (len(values) == 1 or _readable(values)):
+        return True
+    key = node.key if isinstance(node.key, str) else ""
+    words = identifier_words(key)
+    if schema.get("type") == "boolean" and (len(words) >= 2 or (words and words[0] in _PLAIN_FLAGS)):
+        return True
+    parent = node.parent
+    siblings = parent.schema.get("properties") if parent is not None else None
+    if isinstance(siblings, dict) and key:
+        lowered = key.lower()
+        names = {k.lower() for k in siblings if isinstance(k, str)}
+        for pair in _ALWAYS_PAIRS:
+            if lowered in pair and pair <= names:
+                return True
+        described = parent is not None and (text_of(parent.schema) or (
+            parent.parent is not None and parent.parent.kind is NodeKind.PROPERTY and text_of(parent.parent.schema)))
+        for pair in _DESCRIBED_PAIRS:
+            if lowered in pair and pair <= names and described:
+                return True
+    return False
 
 
 def _described_elsewhere(schema: dict, tool: ToolContract) -> bool:
@@ -62,7 +118,9 @@ class MissingPropertyDescription(Rule):
 
     def check_node(self, node: SchemaNode, tool: ToolContract, ctx: LintContext) -> Iterable[Finding]:
         schema = node.schema
-        if text_of(schema) or _described_elsewhere(schema, tool):
+        if text_of(schema) or _described_elsewhere(schema, tool) or meaning_carried(node):
+            return
+        if unused_definition(tool, node):
             return
         path = property_path(node)
         what = "an empty description" if "description" in schema else "no description"

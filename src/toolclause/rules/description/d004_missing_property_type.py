@@ -36,6 +36,7 @@ from typing import Any, Iterable
 
 from ...model import Fix, Severity, ToolContract
 from ...schema.walk import NodeKind, SchemaNode
+from .._reach import unused_definition
 from ..base import Finding, LintContext, Rule
 from ._common import COMPOSITION, property_path
 
@@ -74,6 +75,8 @@ class MissingPropertyType(Rule):
         return any(k in keys for k in _FIXES_TYPE)
 
     def check_node(self, node: SchemaNode, tool: ToolContract, ctx: LintContext) -> Iterable[Finding]:
+        if unused_definition(tool, node):
+            return  # no argument is ever checked against an unreferenced definition
         if any(k in node.schema for k in _FIXES_TYPE):
             return
         path = property_path(node)

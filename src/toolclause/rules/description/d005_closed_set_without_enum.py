@@ -45,6 +45,7 @@ from typing import Iterable
 from ...lexicon import split_identifier
 from ...model import Edit, Fix, Severity, ToolContract
 from ...schema.walk import NodeKind, SchemaNode
+from .._reach import unused_definition
 from ..base import Finding, LintContext, Rule
 from ._closed_sets import FREE_TEXT_WORDS, closed_set
 from ._common import STRING_TYPES, is_string, property_path, text_of
@@ -64,6 +65,8 @@ class ClosedSetWithoutEnum(Rule):
         return not _CONSTRAINED.isdisjoint(keys) or "description" not in keys
 
     def check_node(self, node: SchemaNode, tool: ToolContract, ctx: LintContext) -> Iterable[Finding]:
+        if unused_definition(tool, node):
+            return  # no argument is ever checked against an unreferenced definition
         schema = node.schema
         if not _CONSTRAINED.isdisjoint(schema) or not is_string(schema):
             return

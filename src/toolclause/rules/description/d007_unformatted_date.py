@@ -42,6 +42,7 @@ from typing import Iterable
 
 from ...model import Edit, Fix, Severity, ToolContract
 from ...schema.walk import NodeKind, SchemaNode
+from .._reach import unused_definition
 from ..base import Finding, LintContext, Rule
 from ._common import STRING_TYPES, is_string, property_path, text_of
 from ._dates import date_suggestion
@@ -57,6 +58,8 @@ class UnformattedDate(Rule):
     node_types = STRING_TYPES  # the engine sends only these nodes
 
     def check_node(self, node: SchemaNode, tool: ToolContract, ctx: LintContext) -> Iterable[Finding]:
+        if unused_definition(tool, node):
+            return  # no argument is ever checked against an unreferenced definition
         schema = node.schema
         if not isinstance(node.key, str) or not _SETTLED.isdisjoint(schema) or not is_string(schema):
             return

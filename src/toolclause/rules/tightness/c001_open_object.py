@@ -8,6 +8,16 @@ A map whose values are described (`"additionalProperties": {"type": "string"}`)
 is a deliberate dictionary and is left alone, as are objects closed with
 `"unevaluatedProperties": false`.
 
+A nested object with no `properties` that is free-form by design — a database
+query or filter, a document to insert, an aggregation pipeline, a projection,
+metadata, a `variables`/`inputs`/`values`/`headers` map, recognised by its name,
+its description, or an explicit `"additionalProperties": true` or `{}` — is not
+told to close itself (that would reject every real call): it is left alone when
+its description says what it holds, and otherwise told how to keep it working
+(say which keys it takes, a typed map, or a `[{key, value}]` array).  The
+opposite mistake is reported too: an object closed with no properties whose
+description asks for keys, which accepts nothing but `{}`.
+
 Tools read from formats that are not JSON Schema (parameter lists, bare
 property maps) are not reported for the objects the loader builds from them:
 those formats have no way to close an object.
@@ -50,10 +60,13 @@ composition or reference (there `"unevaluatedProperties": false` is the tool).
 
 from __future__ import annotations
 
+import re
 from typing import Iterable
 
+from ...lexicon import identifier_words
 from ...model import Edit, Fix, Severity, ToolContract
 from ...schema.walk import SchemaNode
+from .._reach import unused_definition
 from ..base import Finding, LintContext, Rule
 from ._shapes import COMPOSITION, ancestor_via, holder_keyword, is_object_schema, property_label, written_by_user
 
@@ -79,6 +92,34 @@ def _keys_elsewhere(schema: dict) -> bool:
     return False
 
 
+# Names of objects that are free-form by design: the keys belong to the caller's data, not to the tool.
+FREE_FORM_NAMES = frozenset("""
+query filter filters where match selector document doc documents record pipeline stage projection sort update
+metadata meta variables vars inputs values headers labels annotations env environment params parameters arguments
+args body payload data properties fields attributes attrs tags context extra extras options settings config
+configuration schema patch patchdata overrides custom customfields json object mapping map dict dictionary
+""".split())
+_FREE_FORM_TEXT = re.compile(r"\b(?:any|arbitrary|free[- ]?form|key[- /]value|key/value|map(?:ping)?\s+of|dictionary|"
+                             r"json\s+(?:object|document)|mongo|aggregation|pipeline|projection|filter|query|metadata)\b",
+                             re.I)
+_ASKS_FOR_KEYS = re.compile(r"\b(?:keys?|fields?|key[- /]value|map(?:ping)?\s+of|pairs?)\b", re.I)
+
+
+def _words(key: object) -> tuple[str, ...]:
+    return identifier_words(key) if isinstance(key, str) else ()
+
+
+def free_form_by_design(node: SchemaNode, schema: dict, extra: object) -> bool:
+    """A query, document, metadata or variables map: open because its keys are the caller's."""
+    if extra is True or extra == {}:
+        return True
+    words = _words(node.key)
+    if words and ("".join(words) in FREE_FORM_NAMES or words[-1] in FREE_FORM_NAMES):
+        return True
+    text = schema.get("description")
+    return isinstance(text, str) and bool(_FREE_FORM_TEXT.search(text))
+
+
 class OpenObject(Rule):
     code = "C001"
     name = "open-object"
@@ -91,6 +132,8 @@ class OpenObject(Rule):
         return isinstance(declared, str) and declared != "object"
 
     def check_node(self, node: SchemaNode, tool: ToolContract, ctx: LintContext) -> Iterable[Finding]:
+        if unused_definition(tool, node):
+            return  # no argument is ever checked against an unreferenced definition
         schema = node.schema
         declared = schema.get("type")
         if isinstance(declared, str) and declared != "object":
@@ -99,6 +142,13 @@ class OpenObject(Rule):
             return
         extra = schema.get("additionalProperties", None)
         if extra is False or schema.get("unevaluatedProperties") is False:
+            if extra is False and not node.is_root and not schema.get("properties") and not _keys_elsewhere(schema):
+                text = schema.get("description")
+                if isinstance(text, str) and _ASKS_FOR_KEYS.search(text) and written_by_user(tool, node):
+                    yield Finding(node.pointer, (
+                        f"{property_label(node)} is closed (additionalProperties: false) and declares no properties, "
+                        f"so the only value it accepts is {{}}, yet its description asks for keys; declare them in "
+                        f"\"properties\", or describe the values with \"additionalProperties\": {{\"type\": ...}}"))
             return
         if isinstance(extra, dict) and extra:
             return  # a typed map: {"additionalProperties": {"type": "string"}}
@@ -110,9 +160,11 @@ class OpenObject(Rule):
             return  # the branch shares the instance with its parent's properties
         if not written_by_user(tool, node):
             return  # built by the loader from a parameter list or property map, which cannot close it
-        yield self._finding(node, schema, extra)
+        finding = self._finding(node, schema, extra)
+        if finding is not None:
+            yield finding
 
-    def _finding(self, node: SchemaNode, schema: dict, extra: object) -> Finding:
+    def _finding(self, node: SchemaNode, schema: dict, extra: object) -> Finding | None:
         label = property_label(node)
         pointer = node.pointer
         explicit = extra is True or extra == {}
@@ -135,6 +187,13 @@ class OpenObject(Rule):
             return Finding(pointer, message, Fix("add \"properties\": {} and \"additionalProperties\": false",
                                                  safe=not explicit,
                                                  edits=(Edit("set", pointer + "/properties", {}), close)))
+        if free_form_by_design(node, schema, extra):
+            if isinstance(schema.get("description"), str) and schema["description"].strip():
+                return None  # open on purpose, and its description says what goes in
+            message = (f"{label} is free-form by design (no properties, {how}), so closing it would reject every real "
+                       f"call; keep it open and say in its description which keys it takes, or make it a typed map "
+                       f"(\"additionalProperties\": {{\"type\": ...}}) or an array of {{\"key\", \"value\"}} objects")
+            return Finding(pointer, message, Fix("describe the keys the object takes", safe=False))
         message = (f"{label} is a free-form object (no properties, {how}): any keys and values are accepted; "
                    f"declare its keys in \"properties\" and add \"additionalProperties\": false, or describe "
                    f"its values with \"additionalProperties\": {{\"type\": ...}}")

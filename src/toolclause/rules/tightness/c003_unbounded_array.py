@@ -39,6 +39,7 @@ from typing import Iterable
 
 from ...model import Edit, Fix, Severity, ToolContract
 from ...schema.walk import SchemaNode
+from .._reach import unused_definition
 from ..base import Finding, LintContext, Rule
 from ._shapes import ancestor_via, is_array_schema, property_label
 
@@ -53,6 +54,8 @@ class UnboundedArray(Rule):
     node_types = frozenset({"array"})  # the engine sends only these nodes
 
     def check_node(self, node: SchemaNode, tool: ToolContract, ctx: LintContext) -> Iterable[Finding]:
+        if unused_definition(tool, node):
+            return  # no argument is ever checked against an unreferenced definition
         schema = node.schema
         if not is_array_schema(schema) or "maxItems" in schema or "enum" in schema or "const" in schema:
             return

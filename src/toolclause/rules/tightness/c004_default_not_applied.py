@@ -1,10 +1,20 @@
 """default-not-applied (C004)
 
 ## What it does
-Reports every `default` in the input schema and says what it takes for the
-default to hold: the bound function must declare the same default, because no
-provider fills it in.  A default on a property the same object marks as
-`required` is reported as one that can never apply.
+Reports a `default` in the input schema where it can matter, and says what it
+takes for the default to hold: the function must declare the same default,
+because no provider fills it in.  A default on a property the same object
+marks as `required` is reported as one that can never apply.
+
+Left alone, because the default cannot change anything:
+
+* `default: null` on a property that already accepts null (or has no type):
+  an omitted value and the default are the same thing;
+* a tool listed by an MCP server (an MCP tool that is not a toolclause
+  contract, i.e. carries no `errors`, `examples`, `version` or `$id`): its schema
+  is generated from the server's code (zod, pydantic, mcp-go), and the server
+  that published the default applies it itself.  A contract bound to a Python
+  function is checked at registration instead (R003).
 
 ## Why is this bad?
 `default` is an annotation.  OpenAI, Anthropic, Gemini and MCP clients pass the
@@ -16,7 +26,7 @@ is bound (R003).
 
 ## Example
 ```json
-{"name": "get_weather", "description": "Current weather for one city, in the requested unit.",
+{"name": "get_weather", "version": "1.0.0", "description": "Current weather for one city, in the requested unit.",
  "inputSchema": {"type": "object",
                  "properties": {"city": {"type": "string", "description": "City name"},
                                 "unit": {"type": "string", "enum": ["celsius", "fahrenheit"],
@@ -46,6 +56,7 @@ from typing import Any, Iterable
 
 from ...model import Fix, Severity, ToolContract
 from ...schema.walk import NodeKind, SchemaNode
+from .._reach import unused_definition
 from ..base import Finding, LintContext, Rule
 from ._shapes import property_label
 
@@ -66,6 +77,25 @@ def json_literal(value: Any) -> str:
     return text if len(text) <= _SHOWN_CHARS else text[: _SHOWN_CHARS - 1] + "…"
 
 
+def _accepts_null(schema: dict[str, Any]) -> bool:
+    kind = schema.get("type")
+    if kind is None and not any(k in schema for k in ("anyOf", "oneOf", "enum", "const")):
+        return True
+    if kind == "null" or (isinstance(kind, list) and "null" in kind):
+        return True
+    for keyword in ("anyOf", "oneOf"):
+        branches = schema.get(keyword)
+        if isinstance(branches, list) and any(isinstance(b, dict) and b.get("type") == "null" for b in branches):
+            return True
+    values = schema.get("enum")
+    return isinstance(values, list) and None in values
+
+
+def _server_applies(tool: ToolContract) -> bool:
+    """An MCP server's own listing: the server that generated the schema applies its defaults."""
+    return tool.origin.format == "mcp" and not any(key in tool.extra for key in ("errors", "examples", "version", "$id"))
+
+
 class DefaultNotApplied(Rule):
     code = "C004"
     name = "default-not-applied"
@@ -73,7 +103,13 @@ class DefaultNotApplied(Rule):
     keywords = frozenset({"default"})
 
     def check_node(self, node: SchemaNode, tool: ToolContract, ctx: LintContext) -> Iterable[Finding]:
+        if unused_definition(tool, node):
+            return  # no argument is ever checked against an unreferenced definition
         value = node.schema.get("default")
+        if value is None and _accepts_null(node.schema):
+            return  # omitted and null are the same here: the default changes nothing
+        if _server_applies(tool) and not (node.kind is NodeKind.PROPERTY and node.required):
+            return
         pointer = node.pointer + "/default"
         shown = json_literal(value)
         if node.kind is NodeKind.PROPERTY and node.key is not None:

@@ -46,6 +46,7 @@ from typing import Iterable
 
 from ...model import Edit, Fix, Severity, ToolContract
 from ...schema.walk import NodeKind, SchemaNode
+from .._reach import unused_definition
 from ..base import Finding, LintContext, Rule
 from ._shapes import is_number_schema
 
@@ -129,6 +130,8 @@ class UnboundedNumber(Rule):
     node_types = frozenset({"integer", "number"})  # the engine sends only these nodes
 
     def check_node(self, node: SchemaNode, tool: ToolContract, ctx: LintContext) -> Iterable[Finding]:
+        if unused_definition(tool, node):
+            return  # no argument is ever checked against an unreferenced definition
         schema = node.schema
         if not is_number_schema(schema) or any(k in schema for k in _BOUNDS) or node.key is None:
             return
