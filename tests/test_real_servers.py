@@ -263,3 +263,113 @@ def test_d003_skips_definitions_nothing_references():
     """One server copies the same $defs into every tool; unused ones are never validated against."""
     found = lint(tool_of("notion-mcp-server.json", "API-retrieve-a-block"), "D003")
     assert not [d for d in found if "/$defs/" in d.pointer]
+
+
+# --------------------------------------------------------------------------- 3. D005: enums only from values
+
+def prop_tool(key, description, kind="string", **siblings):
+    properties = {key: {"type": kind, "description": description}}
+    properties.update({name: {"type": "string", "description": "Another parameter."} for name in siblings})
+    return mcp_tool("t", properties=properties)
+
+
+def test_d005_never_suggests_parameter_names():
+    obj = prop_tool("action", "Use `after_id` or `before_id` to position it.", after_id=1, before_id=1)
+    assert not lint(obj, "D005")
+
+
+@pytest.mark.parametrize("file, name, prop", [
+    ("chrome-devtools-mcp.json", "emulate", "viewport"),                 # 'touch' and 'mobile': flags, both at once
+    ("chrome-devtools-mcp.json", "evaluate_script", "dialogAction"),     # "accept", "dismiss", or a string
+    ("chrome-devtools-mcp.json", "fill", "value"),                       # "true" or "false" for checkboxes only
+    ("playwright-mcp.json", "browser_take_screenshot", "filename"),      # page-{timestamp}.{png|jpeg|webp}
+    ("notion-mcp-server.json", "API-post-search", "filter"),             # the only value is `object`
+])
+def test_d005_real_server_lists_that_are_not_the_values(file, name, prop):
+    assert not [d for d in lint(tool_of(file, name), "D005") if f"/{prop}" in d.pointer]
+
+
+@pytest.mark.parametrize("key, kind, description, enum", [
+    ("interval", "integer", "Allowed values: 60, 300, 900", [60, 300, 900]),
+    ("format", "string", "Export as json|csv|xml", ["json", "csv", "xml"]),
+    ("shipping_speed", "string", "Shipping speed: standard, express or overnight", ["standard", "express", "overnight"]),
+])
+def test_d005_integer_sets_pipes_and_named_kinds(key, kind, description, enum):
+    (finding,) = lint(prop_tool(key, description, kind), "D005")
+    assert finding.fix.edits[0].value == enum
+
+
+# --------------------------------------------------------------------------- 4. D007: a format only where every form fits
+
+@pytest.mark.parametrize("key, description", [
+    ("advisory", "Advisory identifier, e.g. ADV-2024-01-15-XY7Q"),
+    ("query", "Search query, e.g. 'repo:octo/x created:>2024-01-01'"),
+    ("sort_by", "The name of the timestamp field to sort by."),
+])
+def test_d007_codes_queries_and_field_names_are_not_dates(key, description):
+    assert not lint(prop_tool(key, description), "D007")
+
+
+@pytest.mark.parametrize("key, description", [
+    ("date", "A date or a date range (2024-01-01..2024-03-31)"),
+    ("since", "A timestamp or a plain date, e.g. 2024-01-01T10:00:00Z or 2024-01-01"),
+])
+def test_d007_several_forms_get_no_format(key, description):
+    (finding,) = lint(prop_tool(key, description), "D007")
+    assert "more than one form" in finding.message and not finding.fix.edits
+
+
+def test_d007_real_server_forms():
+    # Slack's ts is seconds with a fraction: no date format fits it
+    assert not lint(tool_of("server-slack.json", "slack_reply_to_thread"), "D007")
+    # Notion names a timestamp field; it is no date
+    assert not lint(tool_of("notion-mcp-server.json", "API-post-search"), "D007")
+    # where the form is documented, the suggestion fits it
+    (finding,) = [d for d in lint(tool_of("firecrawl-mcp.json", "firecrawl_research_search_papers"), "D007")
+                  if d.pointer.endswith("/from")]
+    assert finding.fix.edits[0].value == "date"
+
+
+def test_d007_since_this_date():
+    (finding,) = lint(prop_tool("since", "Only show notifications updated since this date"), "D007")
+    assert "format" in finding.message
+
+
+# --------------------------------------------------------------------------- 5. D008: names that tell tools apart
+
+def _two(first, second):
+    return [mcp_tool(first[0], first[1]), mcp_tool(second[0], second[1])]
+
+
+@pytest.mark.parametrize("first, second", [
+    (("get_member", "Returns a team member by id, with role."), ("get_all_members", "Returns all team members, with role.")),
+    (("mark_done", "Marks the task as done in the list."), ("mark_undone", "Marks the task as not done in the list.")),
+    (("reset_db", "Resets the database to its initial state."),
+     ("soft_reset_db", "Resets the database to its initial state without purging data.")),
+])
+def test_d008_one_vs_all_antonyms_and_contrasts(first, second):
+    assert not lint(_two(first, second), "D008")
+
+
+def test_d008_still_reports_true_twins():
+    assert lint(_two(("fetch_user", "Returns the user record by id."), ("lookup_user", "Returns the user record by id.")),
+                "D008")
+
+
+# --------------------------------------------------------------------------- 7. N002 / N003 / D004
+
+def test_n002_product_names_are_not_generic():
+    assert not lint(mcp_tool("actions_get", "Get a GitHub Actions workflow run by id."), "N002")
+    assert lint(mcp_tool("get_items", "Returns items."), "N002")
+
+
+def test_n003_load_and_register_is_one_job():
+    assert not lint(mcp_tool("load_and_register_plugin", "Loads a plugin and registers its tools."), "N003")
+    assert lint(mcp_tool("search_and_order_food", "Finds a dish and orders it."), "N003")
+
+
+def test_d004_once_per_property_across_branches():
+    obj = mcp_tool("t")
+    obj["inputSchema"]["oneOf"] = [{"properties": {"x": {"description": "a"}}},
+                                   {"properties": {"x": {"description": "a"}}}]
+    assert [d.pointer for d in lint(obj, "D004")] == ["/inputSchema/oneOf/0/properties/x"]

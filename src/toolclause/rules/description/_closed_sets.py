@@ -24,7 +24,7 @@ _QUOTED = r"""(?:'[^'\n]{1,40}'|"[^"\n]{1,40}"|`[^`\n]{1,40}`|‘[^’\n]{1,40}�
 _SEP = r"""(?:\s*,\s*(?:or\s+|and\s+)?|\s+or\s+|\s+and\s+(?=['"`‘“])|\s*\|\s*|\s*/\s*|\s+또는\s+|(?<=['"`’”])(?:이?나|혹은)\s+)"""
 _QUOTED_LIST = re.compile(f"{_QUOTED}(?:{_SEP}{_QUOTED})+")
 _BARE = r"[A-Za-z0-9\uac00-\ud7a3][\w\-+.]*(?<![.])"
-_BARE_LIST = re.compile(rf"(?<![\w'\"`])({_BARE}(?:{_SEP}{_BARE})+)(?![\w'\"`])")
+_BARE_LIST = re.compile(rf"(?<![\w'\"`{{.])({_BARE}(?:{_SEP}{_BARE})+)(?![\w'\"`}}])")
 _ITEM_SPLIT = re.compile(r"\s*,\s*(?:or\s+|and\s+)?|\s+or\s+|\s+and\s+(?=['\"`‘“])|\s*\|\s*|\s*/\s*|\s+또는\s+|(?<=['\"`’”])(?:이?나|혹은)\s+")
 
 _CUE = re.compile(
@@ -36,7 +36,11 @@ _CUE = re.compile(
 _KO_ONE_OF = re.compile(r"([^.:()。]+?)\s*중\s*(?:하나|에서|택)")
 _EXAMPLE = re.compile(r"\b(?:eg|ex|such\s+as|for\s+example|for\s+instance|like|including|includes?|example|examples"
                       r"|sample|samples)\b|예\s*[:)]|예를\s*들|예시|예컨대|比如|例如|譬如|诸如|如[:：]", re.I)
-_OPEN_AFTER = re.compile(r"^\s*(?:,?\s*(?:etc|and\s+so\s+on|and\s+more|or\s+others?|or\s+any|\.\.\.|…)|\s*등|\s*기타|\s*等)", re.I)
+_OPEN_AFTER = re.compile(r"^\s*(?:,?\s*(?:etc|and\s+so\s+on|and\s+more|or\s+others?|or\s+any|\.\.\.|…)|\s*등|\s*기타|\s*等"
+                         # "…, or a string for the prompt's answer": the list is only some of the values
+                         r"|,?\s*or\s+(?:a|an|any|the|some)?\s*(?:string|text|value|number|other|custom|free)\b"
+                         # "'true' or 'false' for checkboxes": the set holds for one case only
+                         r"|(?:for|when|if)\s+(?!example\b))", re.I)
 # The value is a list, or the listed things are formats of a free value ("in the format 'City, State'").
 _NOT_ONE_VALUE = re.compile(r"\b(?:list|array|comma[- ]separated|multiple|several|format|formatted)\b|형식|포맷|여러|格式|多个", re.I)
 _OPEN = re.compile(r"\b(?:otherwise|or\s+any|any\s+other|or\s+other|also\s+accepts?|custom|and\s+more|etc)\b|\.\.\.|…"
@@ -145,12 +149,26 @@ def _closed_set(description: str, free_text: bool) -> tuple[list[str], str] | No
     bare = not free_text and _bare_possible(text)
     if not (cue or quoted or bare):
         return None
+    if cue and _names_one_value(text):
+        return None  # "the only supported value is `object`": any other list describes something else
     for sentence in _SENTENCE.split(text):
         found = ((cue and _from_cue(sentence)) or (quoted and _from_quotes(sentence))
                  or (bare and _from_bare(sentence)))
         if found:
             return found
     return None
+
+
+def _names_one_value(text: str) -> bool:
+    """A cue followed by a single value ("Possible values include `object`."): the set is that one value."""
+    for cue in _CUE.finditer(text):
+        rest = text[cue.end():]
+        stop = re.search(r"[.;()\n]\s|[.;()]$|\(", rest)
+        span = rest[: stop.start()] if stop else rest
+        items = _items(span)
+        if len(items) == 1 and _value_like(items[0], 1) and span.strip()[:1] in _QUOTES:
+            return True
+    return False
 
 
 def _from_cue(sentence: str) -> tuple[list[str], str] | None:
@@ -178,8 +196,14 @@ def _from_cue(sentence: str) -> tuple[list[str], str] | None:
 _QUOTED_ITEM = re.compile(_QUOTED)
 
 
+_ALTERNATIVE = re.compile(r",|\bor\b|\||/|또는|이?나|혹은")
+
+
 def _from_quotes(sentence: str) -> tuple[list[str], str] | None:
     for match in _QUOTED_LIST.finditer(sentence):
+        # "'touch' and 'mobile' to emulate a phone": both at once, not a choice between them
+        if not _ALTERNATIVE.search(_QUOTED_ITEM.sub("", match.group(0))):
+            continue
         items = _accept([q.strip("'\"`‘’“”").strip() for q in _QUOTED_ITEM.findall(match.group(0))], 3)
         if items and _closed_here(sentence[: match.start()], sentence[match.end():]):
             return items, match.group(0)
@@ -200,4 +224,32 @@ def _from_bare(sentence: str) -> tuple[list[str], str] | None:
             if accepted and _closed_here(before, sentence[match.end():]):
                 return accepted, (", ".join(items[:-1]) + " or " + items[-1]) if first else match.group(1)
             break
+    return None
+
+
+# Property names that hold one of a few named kinds: a bare "standard, express or overnight"
+# in their description is the set of values (for `location`, "city, state or country" is not).
+CATEGORY_WORDS = frozenset("""
+speed mode level type kind tier method priority unit units format size plan status category sort order direction
+style frequency interval period granularity scope visibility severity strategy algorithm engine provider channel
+""".split())
+_ANNOUNCING = frozenset("is are be either".split())
+_WORD_LIST = re.compile(r"(?<![\w'\"`])([a-z][a-z0-9_-]*(?:\s*,\s*[a-z][a-z0-9_-]*)*\s*,?\s+or\s+[a-z][a-z0-9_-]*)(?![\w'\"`])")
+
+
+@lru_cache(maxsize=65536)
+def named_kinds(description: str) -> tuple[tuple[str, ...], str] | None:
+    """'standard, express or overnight' in the description of a category-like property."""
+    text = _normalise(description)
+    if _OPEN.search(text):
+        return None
+    for sentence in _SENTENCE.split(text):
+        for match in _WORD_LIST.finditer(sentence):
+            before = sentence[: match.start()].rstrip()
+            # "Speed: standard, express or overnight", "must be low, medium or high" — not "The city, state or country"
+            if before and not (before.endswith((":", "-", "—")) or before.split()[-1].lower() in _ANNOUNCING):
+                continue
+            items = _accept(_items(match.group(1)), 1)
+            if items and len(items) <= 8 and _closed_here(before, sentence[match.end():]):
+                return tuple(items), match.group(1)
     return None

@@ -12,12 +12,17 @@ from ...lexicon.gates import lowered_for_gate, may_contain
 _TEMPLATE = re.compile(r"(?<![A-Za-z])(?:[Yy]{2,4}|[M]{1,2}|[Dd]{1,2}|[Hh]{1,2}|mm|ss)"
                        r"(?:[-/.: T](?:[Yy]{2,4}|[Mm]{1,2}|[Dd]{1,2}|[Hh]{1,2}|ss|SS)|(?<=[Yy])(?:MM|mm)(?=DD|dd))+"
                        r"Z?(?![A-Za-z])|(?<![A-Za-z])[Yy]{4}[Mm]{2}[Dd]{2}(?![A-Za-z])")
-_ISO_EXAMPLE = re.compile(r"\b\d{4}-\d{2}-\d{2}(T\d{2}:\d{2})?")
+# a date standing alone, not inside a code such as `ADV-2024-01-15-XY7Q`
+_ISO_EXAMPLE = re.compile(r"(?<![A-Za-z0-9-])\d{4}-\d{2}-\d{2}(T\d{2}:\d{2})?(?![A-Za-z0-9]*-?[A-Z]{2})")
 _ISO_NAMED = re.compile(r"\bISO[ -]?8601\b|\bRFC[ -]?3339\b", re.I)
 _EPOCH = re.compile(r"\b(?:unix|epoch|milliseconds|seconds\s+since|relative|natural\s+language|today|tomorrow|"
                     r"yesterday|ago|now)\b|오늘|내일|어제|유닉스", re.I)
+# an example that is a number of seconds (Slack's '1234567890.123456')
+_SECONDS_EXAMPLE = re.compile(r"(?<![\d-])\d{9,13}(?:\.\d+)?(?![\d-])")
 _EN_HEAD = re.compile(r"^(?:the\s+|a\s+|an\s+)?((?:[\w-]+\s+){0,3}?)(date\s+and\s+time|datetime|date-time|date|timestamp)\b"
                       r"(?!\s*(?:range|format|type|field|column|string\s+format))", re.I)
+_SINCE = re.compile(r"\b(?:since|until|till|before|after|through)\s+(?:this|that|the|a|which)\s+(date|time|timestamp|"
+                    r"datetime|date-time)\b", re.I)
 _KO_HEAD = re.compile(r"(날짜|일자|일시|생년월일)(?!\s*(?:범위|형식|수|기간|차이|필드))")
 _TIME_WORDS = re.compile(r"\b(?:time|hour|hh|datetime|date-time|timestamp)\b|시간|시각|일시", re.I)
 
@@ -86,6 +91,9 @@ def description_evidence(text: str) -> tuple[str | None, str | None]:
     head = _EN_HEAD.match(text.strip())
     if head and not _PRE_NOT_DATE.intersection(head.group(1).lower().split()):
         return ("date" if head.group(2).lower() == "date" else "date-time"), None
+    since = _SINCE.search(text)
+    if since:
+        return ("date" if since.group(1).lower() == "date" else "date-time"), None
     first = re.split(r"[.,(:;]|\n", text, maxsplit=1)[0]
     korean = _KO_HEAD.search(first)
     if korean:
@@ -93,6 +101,17 @@ def description_evidence(text: str) -> tuple[str | None, str | None]:
     return None, None
 
 
+# "a date or a date range (2024-01-01..2024-03-31)", "a timestamp or a plain date", "a date or a commit SHA":
+# more than one documented form, so one `format` would reject some of them
+_MANY_FORMS = re.compile(
+    r"\b(?:date|time|timestamp)\s+range\b|\d\.\.\d|\.\.\s*\d{4}|\d{4}-\d\d-\d\d\s*(?:to|/)\s*\d{4}"
+    r"|\bor\s+(?:a|an)\s+(?:plain\s+|full\s+|relative\s+)?(?:date|time|timestamp|datetime|duration|sha|commit|tag|"
+    r"version|number|keyword|period|range|offset|id)\b"
+    r"|\beither\b", re.I)
+# "The name of the timestamp to sort by": the value names a field, it is no date
+_NAMES_A_FIELD = re.compile(r"^\s*(?:the\s+)?(?:name|type|kind|field|column|key|property)\s+of\b", re.I)
+# Property names that hold search text or an expression: a date in their example is a qualifier inside it
+_FREE_TEXT = frozenset("query q search text expression expr filter prompt jql cql sql keyword keywords terms".split())
 _OTHER_FORMAT = re.compile(r"\bformat|형식|格式", re.I)
 _HINT = re.compile(r"date|time|stamp|[Yy]{2}|[Hh]{2}|MM|DD|ISO|RFC|\d{4}-\d\d|날짜|일자|일시|생년월일", re.I)
 # Every match of _HINT / _EPOCH contains one of these ("-" stands in for \d{4}-\d\d): most
@@ -109,12 +128,24 @@ def date_suggestion(key: str, description: str) -> tuple[str, str, str | None] |
     The value is None when the description gives a format of its own that no pattern can be derived from.
     """
     by_name = name_evidence(key)
+    if by_name is None and _FREE_TEXT.intersection(identifier_words(key)):
+        return None
+    if _NAMES_A_FIELD.match(description):
+        return None
     lowered = lowered_for_gate(description)
     if by_name is None and not (may_contain(lowered, _HINT_WORDS) and _HINT.search(description)):
         return None
     if may_contain(lowered, _EPOCH_WORDS) and _EPOCH.search(description):
         return None
+    if _SECONDS_EXAMPLE.search(description):
+        return None
     kind, template = description_evidence(description)
+    if (kind or by_name) and _MANY_FORMS.search(description):
+        return "its description allows more than one form, so a single format would reject one", "forms", None
+    if by_name == "date-time" and "timestamp" in identifier_words(key) and template is None \
+            and not _ISO_NAMED.search(description) and not _ISO_EXAMPLE.search(description):
+        # `timestamp` is as often Unix seconds as ISO 8601: no documented form to build a format from
+        return "its name 'timestamp' says it is a time, but not in which form", "forms", None
     if kind == "pattern" and template:
         return f"its description gives the format '{template}'", "pattern", _template_regex(template)
     if kind in ("date", "date-time") and template:

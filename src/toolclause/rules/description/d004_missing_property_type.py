@@ -4,7 +4,8 @@
 Finds a property of the input schema, at any depth, that declares no `type`
 and nothing that fixes one either (`enum`, `const`, `$ref`, `anyOf`, `oneOf`,
 `allOf`, `not`).  Where the schema shows what the type must be (`properties`
-→ object, `items` → array, a `default` value) the message says so.
+→ object, `items` → array, a `default` value) the message says so.  A property
+left untyped in several `anyOf`/`oneOf` branches is reported once, at the first.
 
 ## Why is this bad?
 With no type the model chooses one: `"5"` or `5`, `"true"` or `true`, a list
@@ -64,6 +65,25 @@ def _evident_type(schema: dict[str, Any]) -> str | None:
     return None
 
 
+def _reported_in_an_earlier_branch(node: SchemaNode) -> bool:
+    """`x` untyped in oneOf/0 and oneOf/1 is one finding, at its first branch."""
+    branch = node.parent
+    if branch is None or branch.parent is None or not isinstance(node.key, str):
+        return False
+    rest = branch.pointer[len(branch.parent.pointer) + 1:].split("/")
+    if len(rest) != 2 or rest[0] not in ("anyOf", "oneOf", "allOf") or not rest[1].isdigit():
+        return False
+    branches = branch.parent.schema.get(rest[0])
+    if not isinstance(branches, list):
+        return False
+    for earlier in branches[: int(rest[1])]:
+        properties = earlier.get("properties") if isinstance(earlier, dict) else None
+        same = properties.get(node.key) if isinstance(properties, dict) else None
+        if isinstance(same, dict) and not any(k in same for k in _FIXES_TYPE):
+            return True
+    return False
+
+
 class MissingPropertyType(Rule):
     code = "D004"
     name = "missing-property-type"
@@ -78,6 +98,8 @@ class MissingPropertyType(Rule):
         if unused_definition(tool, node):
             return  # no argument is ever checked against an unreferenced definition
         if any(k in node.schema for k in _FIXES_TYPE):
+            return
+        if _reported_in_an_earlier_branch(node):
             return
         path = property_path(node)
         evident = _evident_type(node.schema)

@@ -3,8 +3,20 @@
 ## What it does
 Finds a free string property (no `enum`, `const`, `format` or `pattern`)
 whose description lists the values it allows — "'asc' or 'desc'", "one of:
-A, B, C", "celsius or fahrenheit", "A-LINE, B-LINE, C-LINE", "섭씨 또는 화씨",
-"오름차순, 내림차순 중 하나" — and suggests the exact `enum`.  Lists given as
+A, B, C", "celsius or fahrenheit", "json|csv|xml", "A-LINE, B-LINE, C-LINE",
+"섭씨 또는 화씨", "오름차순, 내림차순 중 하나" — and suggests the exact `enum`.
+An integer or number property whose description announces its values ("Allowed
+values: 60, 300, 900") gets the enum of those numbers, and a property whose name
+names a kind (`shipping_speed`, `output_format`, `priority`) counts a plain
+"standard, express or overnight" too.
+
+The suggestion is made only from values: a list whose words are the names of
+the tool's own parameters ("use `after_id` or `before_id` to position it"),
+values joined by "and" (both at once, not a choice), a list followed by "or a
+string …" (only some of the values) or by a condition ("'true' or 'false' for
+checkboxes"), a list inside a template (`page-{n}.{png|jpeg}`) and a cue that
+names a single value ("possible values include `object`") are never made into
+an enum.  Lists given as
 examples ("e.g.", "such as", "for example", "예:") or left open ("etc.", "등",
 "otherwise …") are not closed sets and are not reported.  For free-text
 properties (`query`, `text`, `name` …) only an explicit cue ("one of",
@@ -47,10 +59,46 @@ from ...model import Edit, Fix, Severity, ToolContract
 from ...schema.walk import NodeKind, SchemaNode
 from .._reach import unused_definition
 from ..base import Finding, LintContext, Rule
-from ._closed_sets import FREE_TEXT_WORDS, closed_set
+from ._closed_sets import CATEGORY_WORDS, FREE_TEXT_WORDS, closed_set, named_kinds
 from ._common import STRING_TYPES, is_string, property_path, text_of
 
 _CONSTRAINED = frozenset({"enum", "const", "format", "pattern", "anyOf", "oneOf", "allOf", "$ref"})
+
+
+def _numbers(values: list[str], integer: bool) -> list | None:
+    """The listed values as numbers when every one is a number (an integer property: every one an integer)."""
+    out: list = []
+    for value in values:
+        try:
+            number = float(value)
+        except ValueError:
+            return None
+        if number.is_integer() and "." not in value:
+            out.append(int(number))
+        elif integer:
+            return None
+        else:
+            out.append(number)
+    return out
+
+
+def _parameter_names(tool: ToolContract) -> frozenset[str]:
+    names: set[str] = set()
+    stack = [tool.input_schema]
+    while stack:
+        schema = stack.pop()
+        if not isinstance(schema, dict):
+            continue
+        properties = schema.get("properties")
+        if isinstance(properties, dict):
+            names.update(k for k in properties if isinstance(k, str))
+            stack.extend(properties.values())
+        stack.append(schema.get("items"))
+        for keyword in ("anyOf", "oneOf", "allOf"):
+            branches = schema.get(keyword)
+            if isinstance(branches, list):
+                stack.extend(branches)
+    return frozenset(names)
 
 
 class ClosedSetWithoutEnum(Rule):
@@ -58,7 +106,7 @@ class ClosedSetWithoutEnum(Rule):
     name = "closed-set-without-enum"
     severity = Severity.WARNING
     node_kinds = frozenset({NodeKind.PROPERTY})
-    node_types = STRING_TYPES  # the engine sends only these nodes
+    node_types = STRING_TYPES | {"integer", "number"}  # the engine sends only these nodes
 
     def skips(self, keys: tuple, declared: object, kind: object, role: str) -> bool:
         # check_node's shape-only exits (already constrained, or no description), once per shape
@@ -68,21 +116,35 @@ class ClosedSetWithoutEnum(Rule):
         if unused_definition(tool, node):
             return  # no argument is ever checked against an unreferenced definition
         schema = node.schema
-        if not _CONSTRAINED.isdisjoint(schema) or not is_string(schema):
+        if not _CONSTRAINED.isdisjoint(schema):
+            return
+        numeric = schema.get("type") in ("integer", "number")
+        if not numeric and not is_string(schema):
             return
         description = text_of(schema)
         if not description:
             return
-        free_text = bool(FREE_TEXT_WORDS.intersection(split_identifier(node.key)))
+        words = split_identifier(node.key)
+        free_text = numeric or bool(FREE_TEXT_WORDS.intersection(words))
         found = closed_set(description, free_text)
+        if found is None and not numeric and words and words[-1] in CATEGORY_WORDS:
+            found = named_kinds(description)
         if found is None:
             return
-        values, listed = list(found[0]), found[1]
+        values: list = list(found[0])
+        listed = found[1]
+        if numeric:
+            values = _numbers(values, schema.get("type") == "integer")
+            if values is None:
+                return
+        elif set(values) & _parameter_names(tool):
+            return  # "use `after_id` or `before_id`": the words are parameters, not values
         enum = json.dumps(values, ensure_ascii=False)
         path = property_path(node)
         quoted = listed if len(listed) <= 80 else listed[:77] + "..."
         shown = enum if len(enum) <= 160 else json.dumps(values[:6], ensure_ascii=False)[:-1] + f", … ({len(values)} values)]"
-        yield Finding(node.pointer, f"property '{path}' takes any string, but its description lists the allowed "
+        takes = "any number" if numeric else "any string"
+        yield Finding(node.pointer, f"property '{path}' takes {takes}, but its description lists the allowed "
                                     f"values ({quoted!r}); add \"enum\": {shown}",
                       Fix(f"add \"enum\": {enum} to '{path}'", safe=False,
                           edits=(Edit("set", node.pointer + "/enum", values),)))

@@ -10,6 +10,16 @@ the description gives a non-ISO format ("MM/DD/YYYY").  Integer and number
 properties (Unix timestamps) and natural-language dates ("tomorrow") are not
 reported; `update`, `data` and `format_type` are not dates.
 
+A `format` is suggested only where every documented form fits it.  A value that
+may be a date *or* something else ("a date or a date range
+(2024-01-01..2024-03-31)", "a timestamp or a plain date", "either …"), or a
+`timestamp` whose form nothing documents, is told to document its forms and
+add a `pattern` for them instead.  Identifiers shaped like codes
+(`ADV-2024-01-15-XY7Q`), search text whose example holds a date qualifier
+(`query`: "created:>2024-01-01"), a description that names a field ("The name of
+the timestamp to sort by") and Unix-seconds examples ("1234567890.123456") are
+not dates.  "Since this date", "until this date" count as saying it is one.
+
 ## Why is this bad?
 "Next Friday", "03/04/2025", "2025-04-03" and "Apr 3" all fit a bare string.
 The model picks one, the function parses another — and 03/04 is March in one
@@ -68,6 +78,12 @@ class UnformattedDate(Rule):
             return
         why, keyword, value = found
         path = property_path(node)
+        if keyword == "forms":
+            yield Finding(node.pointer, f"property '{path}' holds a date/time but has no format or pattern, and "
+                                        f"{why}; say in the description which forms it takes (ISO 8601 date, "
+                                        f"date-time, Unix seconds …) and add a \"pattern\" that accepts each of them",
+                          Fix(f"document the forms '{path}' takes and add a \"pattern\" for them", safe=False))
+            return
         if value is None:
             yield Finding(node.pointer, f"property '{path}' holds a date/time ({why}) but has no format or pattern; "
                                         f"add a \"pattern\" for that format (or use \"format\": \"date\")",

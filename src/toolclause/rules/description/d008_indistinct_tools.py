@@ -4,8 +4,13 @@
 Finds two tools in one list whose descriptions say the same thing — the same
 content words (ignoring case, punctuation, filler and plural/tense endings) in
 nearly the same order (rapidfuzz ratio ≥ 90) — when neither description
-draws a contrast ("use X instead", "unlike X", "rather than", "X 대신",
-"X와 달리") or names the other tool.
+draws a contrast ("use X instead", "unlike X", "rather than", "without
+purging data", "X 대신", "X와 달리") or names the other tool.
+
+Names that already tell the two apart are not reported: one against all
+(`get_member` / `get_all_members`, `delete_file` / `delete_files`, `bulk_*`)
+and antonyms (`mark_done` / `mark_undone`, `lock` / `unlock`, `enable` /
+`disable`, `start` / `stop`): their descriptions may well read alike.
 
 Tools are grouped by their set of content words first (a hash), so only tools
 that could match are ever compared: a list of 5,000 tools costs one pass.
@@ -42,13 +47,44 @@ from typing import Iterable, Sequence
 
 from rapidfuzz import fuzz
 
-from ...lexicon import is_filler, stem, text_words
+from ...lexicon import identifier_words, is_filler, stem, text_words
 from ...model import Fix, Severity, ToolContract
 from ..base import Finding, LintContext, Rule
 
 MIN_RATIO = 90.0
-_CONTRAST = re.compile(r"\b(?:instead|unlike|rather\s+than|as\s+opposed\s+to|in\s+contrast|differs?\s+from)\b"
+_CONTRAST = re.compile(r"\b(?:instead|unlike|rather\s+than|as\s+opposed\s+to|in\s+contrast|differs?\s+from|without|"
+                       r"but\s+not|except)\b"
                        r"|대신|와\s*달리|과\s*달리|와\s*다르게|과\s*다르게", re.I)
+
+
+_MANY = frozenset("all many batch bulk multiple every each".split())
+_NEGATIONS = ("un", "in", "dis", "de", "non")
+_ANTONYMS = tuple(frozenset(pair.split()) for pair in (
+    "enable disable", "show hide", "add remove", "start stop", "open close", "lock unlock", "on off", "in out",
+    "up down", "push pull", "import export", "upload download", "increase decrease", "grant revoke", "allow deny",
+    "accept reject", "approve reject", "attach detach", "connect disconnect", "follow unfollow", "mute unmute",
+    "pin unpin", "star unstar", "block unblock", "archive unarchive", "publish unpublish", "subscribe unsubscribe",
+    "before after", "next previous", "first last", "min max", "encode decode", "encrypt decrypt", "zoom_in zoom_out",
+    "get set", "read write", "create delete", "buy sell"))
+
+
+def _singular(word: str) -> str:
+    return word[:-1] if word.endswith("s") and not word.endswith("ss") and len(word) > 3 else word
+
+
+def names_tell_apart(first: str, second: str) -> bool:
+    """One against all (`get_member` / `get_all_members`) or antonyms (`mark_done` / `mark_undone`)."""
+    a, b = identifier_words(first), identifier_words(second)
+    only_a, only_b = set(a) - set(b), set(b) - set(a)
+    if (only_a | only_b) and (only_a | only_b) <= _MANY:
+        return True
+    if [_singular(w) for w in a if w not in _MANY] == [_singular(w) for w in b if w not in _MANY]:
+        return True  # `delete_file` / `delete_files`, `get_member` / `get_all_members`
+    for x in only_a:
+        for y in only_b:
+            if any(x == n + y or y == n + x for n in _NEGATIONS) or frozenset((x, y)) in _ANTONYMS:
+                return True
+    return False
 
 
 def content_stems(text: str) -> list[str]:
@@ -84,7 +120,7 @@ class IndistinctTools(Rule):
                     clusters.append((tool, text))
                 continue
             other = twin[0]
-            if self._contrasted(tool, other):
+            if self._contrasted(tool, other) or names_tell_apart(tool.name, other.name):
                 continue
             yield tool, Finding("/description", (
                 f"tools '{tool.name}' and '{other.name}' have near-identical descriptions, so a model cannot tell "

@@ -3,7 +3,9 @@
 ## What it does
 Finds a tool name that joins a read and a write with `and`, `or` or `then`:
 `search_and_order_food`, `get_or_create_user`, `fetchThenDelete`.  The
-message names the two verbs.
+message names the two verbs.  A load, import or parse that feeds the write
+(`load_and_register_plugin`) is one setup job, not a lookup, and is not
+reported.
 
 ## Why is this bad?
 A tool that both looks up and changes things cannot be marked read-only, so a
@@ -38,6 +40,10 @@ from ...model import Fix, Severity, ToolContract
 from ..base import Finding, LintContext, Rule
 
 
+# Read verbs that, joined to a write, are one setup step: `load_and_register_plugin` loads code to register it.
+_SETUP_READS = frozenset("load loads import imports parse parses".split())
+
+
 def _kind(word: str) -> str | None:
     cls = verb_class(word)
     if cls & VerbClass.MUTATING:
@@ -61,6 +67,8 @@ def read_write_pair(parts: list[str]) -> tuple[str, str] | None:
         left_verb = next((w for w in left if _kind(w)), None)
         if left_verb is None or _kind(left_verb) == right_kind:
             continue
+        if left_verb in _SETUP_READS and right_kind == "write":
+            continue  # "load and register": one job that loads in order to write
         # "get_user_and_order_details": after a noun phrase, 'order' may be a noun too.
         adjacent = left[-1] == left_verb
         if right in english.NOUN_VERBS and not (adjacent and index + 2 < len(parts)):
