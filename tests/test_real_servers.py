@@ -373,3 +373,17 @@ def test_d004_once_per_property_across_branches():
     obj["inputSchema"]["oneOf"] = [{"properties": {"x": {"description": "a"}}},
                                    {"properties": {"x": {"description": "a"}}}]
     assert [d.pointer for d in lint(obj, "D004")] == ["/inputSchema/oneOf/0/properties/x"]
+
+
+# --------------------------------------------------------------------------- 8. missing checks
+
+def test_s008_a_contracts_own_examples():
+    contract = json.loads((Path(__file__).parents[1] / "examples/contracts/tools/create_refund.json").read_text())
+    assert not lint(contract, "S008")
+    contract["examples"]["valid"].append({"order_id": 5})
+    contract["examples"]["invalid"].append({"arguments": dict(contract["examples"]["valid"][0]),
+                                            "code": "VALIDATION_ERROR"})
+    contract["examples"]["invalid"].append({"arguments": dict(contract["examples"]["valid"][0]), "code": "NOT_FOUND"})
+    found = {d.pointer: d.message for d in lint(contract, "S008")}
+    assert set(found) == {"/examples/valid/1", "/examples/invalid/1"}
+    assert "passes the input schema" in found["/examples/invalid/1"]

@@ -112,6 +112,7 @@ _MANY_FORMS = re.compile(
 _NAMES_A_FIELD = re.compile(r"^\s*(?:the\s+)?(?:name|type|kind|field|column|key|property)\s+of\b", re.I)
 # Property names that hold search text or an expression: a date in their example is a qualifier inside it
 _FREE_TEXT = frozenset("query q search text expression expr filter prompt jql cql sql keyword keywords terms".split())
+_DATE_WORDS = frozenset("date time datetime timestamp day".split())
 _OTHER_FORMAT = re.compile(r"\bformat|형식|格式", re.I)
 _HINT = re.compile(r"date|time|stamp|[Yy]{2}|[Hh]{2}|MM|DD|ISO|RFC|\d{4}-\d\d|날짜|일자|일시|생년월일", re.I)
 # Every match of _HINT / _EPOCH contains one of these ("-" stands in for \d{4}-\d\d): most
@@ -128,7 +129,8 @@ def date_suggestion(key: str, description: str) -> tuple[str, str, str | None] |
     The value is None when the description gives a format of its own that no pattern can be derived from.
     """
     by_name = name_evidence(key)
-    if by_name is None and _FREE_TEXT.intersection(identifier_words(key)):
+    key_words = identifier_words(key)
+    if by_name is None and _FREE_TEXT.intersection(key_words) and not _DATE_WORDS.intersection(key_words):
         return None
     if _NAMES_A_FIELD.match(description):
         return None

@@ -8,6 +8,12 @@ does not allow null, `"false"` on a boolean, a default outside the `enum`.
 Type names S002 can read (`float`, `dict`) are read that way; a schema that
 cannot be compiled, or references outside the definitions, is skipped.
 
+A contract's own examples are checked the same way: every argument object in
+`examples.valid` must pass the input schema, and every `examples.invalid`
+entry refused as `VALIDATION_ERROR` (`{"arguments": …, "code": "VALIDATION_ERROR"}`)
+must fail it — an invalid example the
+schema accepts documents a rule the schema does not enforce.
+
 ## Why is this bad?
 A model copies defaults and examples into its calls.  A default the schema
 itself rejects teaches the model an invalid call, and the code behind the
@@ -47,7 +53,7 @@ from ...model import Fix, Severity, ToolContract
 from ...schema.keywords import show_value
 from ...schema.meta import is_safe_to_validate
 from ...schema.nullability import nullable_type, openapi_nullable
-from ...schema.walk import SchemaNode
+from ...schema.walk import NodeKind, SchemaNode
 from ..base import Finding, LintContext, Rule
 from ._common import is_rapidapi, root_of
 from ._value_check import value_errors
@@ -80,6 +86,48 @@ class InvalidDefault(Rule):
             problem = value_errors(node, root_of(tool, node.role), value)
             if problem is not None:
                 yield Finding(pointer, _message(label, value, problem, schema), Fix(_fix(value)))
+
+
+    def check_tool(self, tool: ToolContract, ctx: LintContext) -> Iterable[Finding]:
+        examples = tool.extra.get("examples")
+        schema = tool.input_schema
+        if not isinstance(examples, dict) or not isinstance(schema, dict):
+            return
+        root = SchemaNode("/inputSchema", schema, NodeKind.ROOT, None, None, 0, False, "input")
+        valid = examples.get("valid")
+        for index, value in enumerate(valid if isinstance(valid, list) else ()):
+            if not is_safe_to_validate(value):
+                continue
+            problem = value_errors(root, schema, value)
+            if problem is not None:
+                where = f" at '{problem[2]}'" if problem[2] else ""
+                yield Finding(f"/examples/valid/{index}", (
+                    f"valid example {index} fails the input schema{where}: {_short(problem[1])}; fix the example, "
+                    f"or the schema if the example shows a call it must accept"),
+                    Fix("make the example satisfy the input schema", safe=False))
+        invalid = examples.get("invalid")
+        for index, entry in enumerate(invalid if isinstance(invalid, list) else ()):
+            value = entry.get("arguments") if isinstance(entry, dict) and "arguments" in entry else entry
+            code = entry.get("code") if isinstance(entry, dict) and "arguments" in entry else None
+            if code not in (None, "VALIDATION_ERROR"):
+                continue  # refused by the function (NOT_FOUND, a business rule), not by the schema
+            if not is_safe_to_validate(value) or not _checkable(root, schema):
+                continue
+            if value_errors(root, schema, value) is None:
+                yield Finding(f"/examples/invalid/{index}", (
+                    f"invalid example {index} passes the input schema, so the rule it documents is not enforced "
+                    f"before the call; tighten the schema (a pattern, a minimum, an enum) or move the example to "
+                    f"'valid'"), Fix("make the schema reject the invalid example", safe=False))
+
+
+def _checkable(root: SchemaNode, schema: dict[str, Any]) -> bool:
+    """Whether the schema compiles here: an uncompilable one accepts nothing and proves nothing."""
+    from ._value_check import _validator_for
+    return _validator_for(root, schema) is not None
+
+
+def _short(message: str) -> str:
+    return message if len(message) <= _MESSAGE_LIMIT else message[: _MESSAGE_LIMIT - 1] + "…"
 
 
 def _nullable(declared: Any) -> str:
