@@ -387,3 +387,20 @@ def test_s008_a_contracts_own_examples():
     found = {d.pointer: d.message for d in lint(contract, "S008")}
     assert set(found) == {"/examples/valid/1", "/examples/invalid/1"}
     assert "passes the input schema" in found["/examples/invalid/1"]
+
+
+def test_s004_an_mcp_tool_without_input_schema():
+    found = lint({"name": "current_user", "description": "Returns the signed-in user.",
+                  "annotations": {"readOnlyHint": True}}, "S004")
+    assert found and "inputSchema" in found[0].message
+
+
+@pytest.mark.parametrize("obj, key", [
+    ({"name": "list_things", "description": "Lists things.", "paramters": {"type": "object"}}, "paramters"),
+    ({"name": "list_things", "description": "Lists things.", "inputschema": {"type": "object"}}, "inputschema"),
+    ({"type": "function", "function": {"name": "list_things", "description": "Lists things.",
+                                       "input_schema": {"type": "object"}}}, "input_schema"),
+])
+def test_s006_a_misspelt_or_misplaced_parameter_key(obj, key):
+    (finding,) = lint(obj, "S006")
+    assert f"'{key}'" in finding.message and "no parameters" in finding.message

@@ -7,6 +7,11 @@ as `["object", "null"]`, and not missing `type`.  A name S002 already reads as
 `object` (`dict`, `Object`, `HashMap`) counts as object here, so the same
 mistake is not reported twice.
 
+An MCP tool must carry an `inputSchema` (`{"type": "object", "properties": {}}`
+for a tool without arguments): one listed by a live server, or written with
+MCP's own keys (`annotations`, `outputSchema`, `_meta`, `title`) but no
+parameter key at all, is reported.
+
 ## Why is this bad?
 Tool arguments always arrive as one JSON object of named parameters.  MCP
 requires `"type": "object"` on `inputSchema`, OpenAI and Anthropic reject a
@@ -53,6 +58,11 @@ class RootNotObject(Rule):
     def check_tool(self, tool: ToolContract, ctx: LintContext) -> Iterable[Finding]:
         schema = tool.input_schema
         if schema is None:
+            if _mcp_without_input_schema(tool):
+                yield Finding("", (
+                    "this MCP tool has no inputSchema, which the MCP schema requires (clients may reject the whole "
+                    "list); a tool without arguments declares {\"type\": \"object\", \"properties\": {}}"),
+                    Fix('add "inputSchema": {"type": "object", "properties": {}}', safe=False))
             return  # the tool takes no arguments
         if not isinstance(schema, dict):
             yield Finding("/inputSchema", f"the input schema must be a JSON Schema object such as {_OBJECT_EXAMPLE}; "
@@ -80,6 +90,18 @@ class RootNotObject(Rule):
                                            f"arguments are always a JSON object of named parameters: make the "
                                            f"value a property of an object schema",
                       Fix("wrap the value in an object property"))
+
+
+_MCP_KEYS = ("annotations", "outputSchema", "_meta", "title", "icons")
+_PARAMETER_KEYS = ("inputSchema", "input_schema", "parameters", "parametersJsonSchema", "arguments", "function")
+
+
+def _mcp_without_input_schema(tool: ToolContract) -> bool:
+    raw = tool.raw
+    if not isinstance(raw, dict) or any(k in raw for k in _PARAMETER_KEYS):
+        return False
+    live = tool.origin.file.startswith(("server:", "url:"))
+    return live or tool.origin.format == "mcp" or any(k in raw for k in _MCP_KEYS)
 
 
 def _reads_as_object(declared: Any) -> bool:

@@ -8,6 +8,11 @@ are close to one that exists: `require`, `properites`, `enums`, `minimun`,
 Other unknown keys (vendor extensions such as `example_value`, `x-*` keys) are
 left alone, and property names inside `properties` are never keywords.
 
+The tool object's own keys are checked too: a misspelt or misplaced parameter
+key (`paramters`, `inputschema`, `input_schema` in an MCP or OpenAI tool,
+`inputSchema` in an OpenAI function) leaves the tool silently without
+parameters, so the message says so and names the key the format reads.
+
 ## Why is this bad?
 Validators ignore keywords they do not know, so the misspelt constraint is
 silently dropped: `require` makes every argument optional, `enums` lets any
@@ -87,6 +92,51 @@ def intended_keyword(key: str) -> str | None:
     return _guesses[key]
 
 
+# The key each tool format reads its parameters from.
+_PARAMETER_KEYS = {"mcp": "inputSchema", "vscode": "inputSchema", "anthropic": "input_schema",
+                   "openai-chat": "parameters", "openai-responses": "parameters", "function": "parameters",
+                   "bfcl": "parameters", "gemini": "parameters"}
+_ALL_PARAMETER_KEYS = ("inputSchema", "input_schema", "parameters", "parametersJsonSchema", "arguments")
+_TOOL_KEYS = frozenset(("name", "title", "description", "annotations", "_meta", "outputSchema", "output_schema",
+                        "type", "function", "strict", "cache_control", "response", "responseJsonSchema", "required",
+                        "examples", "errors", "version", "$id", "x-toolclause-ignore", "icons", "modelDescription",
+                        "displayName", "userDescription", "tags") + _ALL_PARAMETER_KEYS)
+_FOLDED = {key.lower().replace("_", ""): key for key in _ALL_PARAMETER_KEYS}
+
+
+def _tool_object(tool: ToolContract) -> tuple[dict | None, str]:
+    """The object that holds the tool's keys (inside OpenAI's {"type": "function", "function": …}), and its pointer."""
+    raw = tool.raw
+    if not isinstance(raw, dict):
+        return None, ""
+    inner = raw.get("function")
+    if raw.get("type") == "function" and isinstance(inner, dict):
+        return inner, "/function"
+    return raw, ""
+
+
+def misplaced_parameter_key(tool: ToolContract) -> tuple[str, str, str] | None:
+    """(pointer, key written, key the format reads) for a parameter key the format never reads."""
+    obj, base = _tool_object(tool)
+    if obj is None:
+        return None
+    expected = _PARAMETER_KEYS.get(tool.origin.format)
+    if expected is None or expected in obj:
+        return None
+    for key in obj:
+        if not isinstance(key, str) or key == expected:
+            continue
+        if key in _ALL_PARAMETER_KEYS:
+            return f"{base}/{escape_token(key)}", key, expected
+        if key in _TOOL_KEYS or len(key) < 5:
+            continue
+        meant = _FOLDED.get(key.lower().replace("_", "")) or closest(key, _ALL_PARAMETER_KEYS, cutoff=80)
+        if meant is not None:
+            # `inputschema` meant `inputSchema`, whatever format the loader then guessed
+            return f"{base}/{escape_token(key)}", key, meant if meant != "arguments" else expected
+    return None
+
+
 class UnknownKeyword(Rule):
     code = "S006"
     name = "unknown-keyword"
@@ -97,6 +147,16 @@ class UnknownKeyword(Rule):
     def skips(self, keys: tuple, declared: object, kind: object, role: str) -> bool:
         # nodes whose keys are all known are most nodes: the engine then never calls check_node
         return KNOWN_KEYWORDS.issuperset(keys)
+
+    def check_tool(self, tool: ToolContract, ctx: LintContext) -> Iterable[Finding]:
+        found = misplaced_parameter_key(tool)
+        if found is None:
+            return
+        pointer, key, expected = found
+        yield Finding(pointer, (
+            f"the tool's parameters are under '{key}', a key the tool format does not read: as written the tool "
+            f"takes no parameters at all; rename it to '{expected}'"),
+            Fix(f"rename '{key}' to '{expected}'", safe=False))
 
     def check_node(self, node: SchemaNode, tool: ToolContract, ctx: LintContext) -> Iterable[Finding]:
         schema = node.schema
