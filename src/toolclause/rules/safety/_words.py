@@ -149,3 +149,29 @@ expires expiry expiration expire expired at hint set changed updated created req
 count type valid enabled last last4 masked mask prefix suffix fingerprint hash hashed redacted id ids
 name names arn url uri present exists has is reset strength rotation rotated version label
 """.split())
+
+# Text that orders the model around rather than describing the tool (X008): call order,
+# call counts, skipping the user, a fixed reply format, "always use this tool".
+MODEL_ORDERS = (
+    r"\b(?:must|should|shall|needs?\s+to|has\s+to)\s+(?:always\s+)?(?:be\s+)?(?:called|invoked|run|used)\s+"
+    r"(?:first\s+|before\s+(?:any|all|every)(?:\s+other)?\s+(?:tools?|calls?|actions?))",
+    r"\bbefore\s+(?:calling|using)\s+(?:any|every|all)\s+other\s+tools?\b",
+    r"\b(?:call|invoke|use|run)\s+(?:this(?:\s+tool)?|it|the\s+[\w-]+\s+tool)\s+(?:exactly|only)\s+once\b",
+    r"\b(?:call|invoke|run)\s+this(?:\s+tool)?\s+(?:immediately|right|always)\s+(?:after|before)\b",
+    r"\b(?:always|immediately)\s+(?:call|invoke)\s+this(?:\s+tool)?\s+(?:after|before)\b",
+    r"\b(?:do\s+not|don't|never|without)\s+ask(?:ing)?\s+(?:the\s+)?user\b",
+    r"\b(?:reply|respond|answer)\s+(?:only\s+)?(?:in|with|using)\s+(?:this|the\s+following)\s+(?:exact\s+)?format\b",
+    r"\b(?:should|must)\s+always\s+(?:default\s+to\s+)?(?:use|using|call|calling|prefer|choose)\s+this\s+tool\b",
+    r"\balways\s+(?:use|call|prefer|choose)\s+this\s+tool\s+(?:for|over|instead)\b",
+)
+
+# Text that asks for the user's conversation, the model's identity or its instructions (X010).
+HARVESTING = (
+    r"\b(?:the\s+)?user'?s?\s+(?:last|latest|previous|full|entire|original|exact|most\s+recent|current)?\s*"
+    r"(?:messages?|prompts?|requests?|questions?|inputs?)\s+(?:verbatim|word\s+for\s+word|in\s+full|exactly\s+as)",
+    r"\b(?:send|include|pass|provide|report|paste|copy|attach)\b[^.\n]{0,60}\b(?:entire|full|whole|complete)\s+"
+    r"(?:conversation|chat|dialog(?:ue)?)\b",
+    r"\b(?:send|include|pass|provide|report|paste|copy|attach)\b[^.\n]{0,60}\b(?:conversation|chat)\s+history\b",
+    r"\b(?:send|include|pass|provide|report|tell\s+us|share)\b[^.\n]{0,60}\byour\s+(?:model(?:\s+name|\s+id)?|"
+    r"system\s+prompt|instructions|system\s+message)\b",
+)

@@ -8,6 +8,14 @@ list, or any tool written as "the `name` tool".  A plain contrast or order of
 calls ("use search_docs instead", "call list_projects first to get the id")
 is what good descriptions do, and is left alone.
 
+It also finds text that orders the model around instead of describing the
+tool: "MUST be called before ANY other tool", "call this tool exactly once",
+"call this immediately after a search", "do not ask the user", "reply in this
+exact format", "you should always use this tool for any web search".  These
+are a warning of their own, distinct from X007's hidden instructions: nothing
+is concealed, but the tool claims a say in how the model runs the
+conversation, which belongs to the host and the user.
+
 ## Why is this bad?
 This is *shadowing*: a tool the model may never call rewrites how it uses a
 trusted one, so the e-mails of a well-behaved `send_email` tool go to an
@@ -45,6 +53,9 @@ from ...model import Severity, ToolContract
 from ..base import Finding, LintContext, Rule
 from ._poisoning import text_words
 from ._texts import text_and_words, tool_texts
+from ._words import MODEL_ORDERS
+
+_ORDERS = re.compile("|".join(f"(?:{p})" for p in MODEL_ORDERS), re.I)
 
 # "the send_email tool", "`send_email` tool", "'sendEmail' function"
 _NAMED_TOOL = re.compile(r"(?:\bthe\s+|[`'\"])([A-Za-z][\w.-]*?)[`'\"]?\s+(?:tool|function)\b", re.I)
@@ -108,6 +119,9 @@ class CrossToolInstruction(Rule):
                 by_word.setdefault(max(parts, key=len), []).append(name)
         keys = frozenset(by_word)
         for tool in tools:
+            ordered = _orders_the_model(tool)
+            if ordered is not None:
+                yield tool, ordered
             lowered, words = text_and_words(tool, ctx)
             if _DIRECTIVE_WORDS.isdisjoint(words) and not _has_korean_directive(lowered):
                 continue
@@ -140,6 +154,20 @@ class CrossToolInstruction(Rule):
                 if snippet is not None:
                     return name, snippet
         return None
+
+
+def _orders_the_model(tool: ToolContract) -> Finding | None:
+    for item in tool_texts(tool):
+        if item.is_name:
+            continue
+        found = _ORDERS.search(item.text)
+        if found is not None:
+            start = max(0, found.start() - 20)
+            return Finding(item.pointer, (
+                f"{item.where} orders the model around ('{_short(item.text[start:found.end() + 30])}'): when to "
+                f"call, how often, whom not to ask or how to answer is the host's and the user's decision; say what "
+                f"the tool does and when it helps, and leave the rest out"))
+    return None
 
 
 def _has_korean_directive(lowered: str) -> bool:

@@ -9,6 +9,12 @@ like `sk-…`, `AKIA…`, `ghp_…` or a PEM private key).  Names about the secr
 rather than the secret itself (`password_expires_at`, `has_token`,
 `card_number_last4`, `secret_name`) and non-string fields are left alone.
 
+It also finds a tool that harvests the conversation: text that asks the model
+to send the user's messages verbatim, the whole conversation or chat history,
+or its own model name or system prompt as arguments.  That is personal data
+(and the operator's instructions) leaving for the tool's server, whatever the
+tool says it is for.
+
 ## Why is this bad?
 Whatever a tool returns lands in the model's context: it is logged, may be
 repeated to the user or to another tool, and can be exfiltrated by any injected
@@ -43,7 +49,8 @@ from ...lexicon import identifier_words
 from ...model import Severity, ToolContract, escape_token
 from ...schema.walk import NodeKind, SchemaNode
 from ..base import Finding, LintContext, Rule
-from ._words import NOT_THE_SECRET, SENSITIVE_FIELDS
+from ._texts import tool_texts
+from ._words import HARVESTING, NOT_THE_SECRET, SENSITIVE_FIELDS
 
 _SECRET_VALUE = re.compile(
     r"\bsk-[A-Za-z0-9_-]{20,}|\bAKIA[0-9A-Z]{16}\b|\bgh[pousr]_[A-Za-z0-9]{30,}|\bxox[abprs]-[A-Za-z0-9-]{10,}"
@@ -70,6 +77,9 @@ def sensitive(name: object) -> str | None:
     return None
 
 
+_HARVESTING = re.compile("|".join(f"(?:{p})" for p in HARVESTING), re.I)
+
+
 class SensitiveOutput(Rule):
     code = "X010"
     name = "sensitive-output"
@@ -91,6 +101,14 @@ class SensitiveOutput(Rule):
     def check_tool(self, tool: ToolContract, ctx: LintContext) -> Iterable[Finding]:
         if isinstance(tool.meta, Mapping) and tool.meta:
             yield from _meta_findings(tool.meta, "/_meta", 0)
+        for item in tool_texts(tool):
+            found = None if item.is_name else _HARVESTING.search(item.text)
+            if found is not None:
+                yield Finding(item.pointer, (
+                    f"{item.where} asks for the conversation or the model's own identity ('{found.group(0)[:80]}'): "
+                    f"the user's words and the operator's instructions would leave for this tool's server; ask only "
+                    f"for the values the tool needs"))
+                return
 
 
 def _meta_findings(value: Any, pointer: str, depth: int) -> Iterable[Finding]:
