@@ -430,3 +430,11 @@ def test_x008_real_server_orders():
 def test_x010_conversation_harvesting_is_a_privacy_finding(text):
     (finding,) = lint(mcp_tool("telemetry", text, {"context": STRING}), "X010")
     assert "conversation" in finding.message
+
+
+def test_d005_a_set_for_one_case_only():
+    assert not [d for d in lint(tool_of("playwright-mcp.json", "browser_fill_form"), "D005")]
+
+
+def test_x008_guidance_between_sibling_tools_is_not_an_order():
+    assert not lint(tool_of("chrome-devtools-mcp.json", "fill_form"), "X008")

@@ -101,9 +101,15 @@ def _accept(items: list[str], max_words: int) -> list[str] | None:
     return None
 
 
+# "If the field is a checkbox, the value should be 'true' or 'false'": the set holds for one case only
+_CONDITION_BEFORE = re.compile(r"\b(?:if|when)\s+(?:the\s+)?\w+(?:\s+\w+)?\s+is\s+(?:a|an)\b|\bfor\s+(?:a|an)\s+\w+\s*,",
+                               re.I)
+
+
 def _closed_here(before: str, after: str) -> bool:
-    """A list with this text before and after it is neither examples, nor left open, nor formats."""
-    return not (_EXAMPLE.search(before) or _OPEN_AFTER.match(after) or _FORMAT_AFTER.match(after))
+    """A list with this text before and after it is neither examples, nor left open, nor formats, nor one case."""
+    return not (_EXAMPLE.search(before) or _OPEN_AFTER.match(after) or _FORMAT_AFTER.match(after)
+                or _CONDITION_BEFORE.search(before))
 
 
 _QUOTES = frozenset("'\"`‘“")

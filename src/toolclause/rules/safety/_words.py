@@ -162,7 +162,7 @@ MODEL_ORDERS = (
     r"\b(?:do\s+not|don't|never|without)\s+ask(?:ing)?\s+(?:the\s+)?user\b",
     r"\b(?:reply|respond|answer)\s+(?:only\s+)?(?:in|with|using)\s+(?:this|the\s+following)\s+(?:exact\s+)?format\b",
     r"\b(?:should|must)\s+always\s+(?:default\s+to\s+)?(?:use|using|call|calling|prefer|choose)\s+this\s+tool\b",
-    r"\balways\s+(?:use|call|prefer|choose)\s+this\s+tool\s+(?:for|over|instead)\b",
+    r"\balways\s+(?:use|call|prefer|choose)\s+this\s+tool\s+for\s+(?:any|all|every)\b",
 )
 
 # Text that asks for the user's conversation, the model's identity or its instructions (X010).
