@@ -13,9 +13,13 @@ from typing import Any
 
 from ..model import ToolContract
 from ..schema.walk import SchemaNode
+from .base import IdentityMemo, LintContext
 
 _DEFS = ("$defs", "definitions")
-_CACHE: dict[int, tuple[Any, frozenset[str]]] = {}
+
+
+class _Used(IdentityMemo[dict, frozenset[str]]):
+    """This run's used definitions, one set per schema."""
 
 
 def _refs(value: Any, out: set[str], skip_defs: bool) -> None:
@@ -36,9 +40,6 @@ def _refs(value: Any, out: set[str], skip_defs: bool) -> None:
 
 def used_definitions(schema: dict) -> frozenset[str]:
     """Pointers ('/$defs/name') of the definitions reachable from the schema outside its definitions."""
-    cached = _CACHE.get(id(schema))
-    if cached is not None and cached[0] is schema:
-        return cached[1]
     refs: set[str] = set()
     _refs(schema, refs, True)
     used: set[str] = set()
@@ -60,17 +61,13 @@ def used_definitions(schema: dict) -> frozenset[str]:
         _refs(target, more, False)
         pending.extend(more - refs)
         refs |= more
-    result = frozenset(used)
-    if len(_CACHE) > 4096:
-        _CACHE.clear()
-    _CACHE[id(schema)] = (schema, result)
-    return result
+    return frozenset(used)
 
 
 _PREFIXES = ("/inputSchema/$defs/", "/inputSchema/definitions/", "/outputSchema/$defs/", "/outputSchema/definitions/")
 
 
-def unused_definition(tool: ToolContract, node: SchemaNode) -> bool:
+def unused_definition(tool: ToolContract, node: SchemaNode, ctx: LintContext | None = None) -> bool:
     """Whether the node sits inside a definition of the input schema that nothing references."""
     pointer = node.pointer
     if not pointer.startswith(_PREFIXES):
@@ -85,5 +82,6 @@ def unused_definition(tool: ToolContract, node: SchemaNode) -> bool:
         schema = tool.input_schema if root == "/inputSchema" else tool.output_schema
         if not isinstance(schema, dict):
             return False
-        return f"/{parts[1]}/{parts[2]}" not in used_definitions(schema)
+        used = used_definitions(schema) if ctx is None else ctx.state(_Used).get(schema, used_definitions)
+        return f"/{parts[1]}/{parts[2]}" not in used
     return False

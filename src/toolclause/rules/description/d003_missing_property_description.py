@@ -120,7 +120,7 @@ class MissingPropertyDescription(Rule):
         schema = node.schema
         if text_of(schema) or _described_elsewhere(schema, tool) or meaning_carried(node):
             return
-        if unused_definition(tool, node):
+        if unused_definition(tool, node, ctx):
             return
         path = property_path(node)
         what = "an empty description" if "description" in schema else "no description"

@@ -95,7 +95,7 @@ class MissingPropertyType(Rule):
         return any(k in keys for k in _FIXES_TYPE)
 
     def check_node(self, node: SchemaNode, tool: ToolContract, ctx: LintContext) -> Iterable[Finding]:
-        if unused_definition(tool, node):
+        if unused_definition(tool, node, ctx):
             return  # no argument is ever checked against an unreferenced definition
         if any(k in node.schema for k in _FIXES_TYPE):
             return

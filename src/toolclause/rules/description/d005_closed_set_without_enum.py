@@ -113,7 +113,7 @@ class ClosedSetWithoutEnum(Rule):
         return not _CONSTRAINED.isdisjoint(keys) or "description" not in keys
 
     def check_node(self, node: SchemaNode, tool: ToolContract, ctx: LintContext) -> Iterable[Finding]:
-        if unused_definition(tool, node):
+        if unused_definition(tool, node, ctx):
             return  # no argument is ever checked against an unreferenced definition
         schema = node.schema
         if not _CONSTRAINED.isdisjoint(schema):
@@ -134,9 +134,10 @@ class ClosedSetWithoutEnum(Rule):
         values: list = list(found[0])
         listed = found[1]
         if numeric:
-            values = _numbers(values, schema.get("type") == "integer")
-            if values is None:
+            numbers = _numbers(values, schema.get("type") == "integer")
+            if numbers is None:
                 return
+            values = numbers
         elif set(values) & _parameter_names(tool):
             return  # "use `after_id` or `before_id`": the words are parameters, not values
         enum = json.dumps(values, ensure_ascii=False)

@@ -68,7 +68,7 @@ class UnformattedDate(Rule):
     node_types = STRING_TYPES  # the engine sends only these nodes
 
     def check_node(self, node: SchemaNode, tool: ToolContract, ctx: LintContext) -> Iterable[Finding]:
-        if unused_definition(tool, node):
+        if unused_definition(tool, node, ctx):
             return  # no argument is ever checked against an unreferenced definition
         schema = node.schema
         if not isinstance(node.key, str) or not _SETTLED.isdisjoint(schema) or not is_string(schema):

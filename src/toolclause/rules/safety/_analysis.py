@@ -26,7 +26,8 @@ from typing import Any
 
 from ...lexicon import VerbClass, english, identifier_words, is_hangul, korean_stem, text_words, verb_class
 from ...model import ToolContract
-from ._actions import (Action, annotations, computes, has_parameter_like, hint, name_action, normalised,
+from ..base import IdentityMemo, LintContext
+from ._actions import (Action, computes, has_parameter_like, hint, name_action, normalised,
                        parameter_names, tool_action)
 from ._words import (ARITHMETIC, CAREFUL_SELECTORS, CREATING_EN, CREATING_KO, EXTRA_READ, HTTP_METHODS,
                      IN_MEMORY, NATURAL_KEY_NOUNS, NOT_SENT_OBJECTS,
@@ -333,19 +334,15 @@ def _dispatch(tool: ToolContract) -> tuple[str, str] | None:
 
 # --------------------------------------------------------------------------- the analysis
 
-_CACHE: dict[int, tuple[ToolContract, Analysis]] = {}
+class _Analyses(IdentityMemo[ToolContract, "Analysis"]):
+    """This run's analyses, one per tool (X001–X006 ask about the same tools)."""
 
 
-def analyse(tool: ToolContract) -> Analysis:
-    """What the tool does; cached per tool object (the rules of one lint ask about the same tools)."""
-    cached = _CACHE.get(id(tool))
-    if cached is not None and cached[0] is tool:
-        return cached[1]
-    result = _analyse(tool)
-    if len(_CACHE) > 4096:
-        _CACHE.clear()
-    _CACHE[id(tool)] = (tool, result)
-    return result
+def analyse(tool: ToolContract, ctx: LintContext | None = None) -> Analysis:
+    """What the tool does; kept for the run when the rule passes its context."""
+    if ctx is None:
+        return _analyse(tool)
+    return ctx.state(_Analyses).get(tool, _analyse)
 
 
 def _analyse(tool: ToolContract) -> Analysis:
@@ -397,9 +394,9 @@ def _bulk_or_overwrite(tool: ToolContract, action: Action | None) -> Action | No
     return None
 
 
-def only_reads(tool: ToolContract) -> Action | None:
+def only_reads(tool: ToolContract, ctx: LintContext | None = None) -> Action | None:
     """The tool's read verb when reading is all it does (no write verb in the name, the description or a job)."""
-    analysis = analyse(tool)
+    analysis = analyse(tool, ctx)
     action = analysis.action
     if action is None or action.cls != VerbClass.READ:
         return None
@@ -428,9 +425,5 @@ def _mutating_words(tool: ToolContract) -> list[str]:
     return found
 
 
-def annotated(tool: ToolContract) -> bool:
-    return bool(annotations(tool))
-
-
-__all__ = ["Analysis", "Job", "Selector", "analyse", "annotated", "hint", "only_reads", "own_action", "selector",
+__all__ = ["Analysis", "Job", "Selector", "analyse", "hint", "only_reads", "own_action", "selector",
            "word_class"]

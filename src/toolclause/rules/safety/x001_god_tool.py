@@ -67,7 +67,7 @@ class GodTool(Rule):
     DEFAULT = {"max-jobs": 5}
 
     def check_tool(self, tool: ToolContract, ctx: LintContext) -> Iterable[Finding]:
-        analysis = analyse(tool)
+        analysis = analyse(tool, ctx)
         if analysis.dispatches is not None:
             named, carried = analysis.dispatches
             yield Finding("/inputSchema/properties/" + _escape(named), (

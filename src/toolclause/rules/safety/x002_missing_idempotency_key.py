@@ -74,7 +74,7 @@ class MissingIdempotencyKey(Rule):
     severity = Severity.WARNING
 
     def check_tool(self, tool: ToolContract, ctx: LintContext) -> Iterable[Finding]:
-        analysis = analyse(tool)
+        analysis = analyse(tool, ctx)
         action = analysis.creates
         if action is None or hint(tool, "idempotentHint") is True or hint(tool, "readOnlyHint") is True:
             return

@@ -73,7 +73,7 @@ class IrreversibleWithoutConfirmation(Rule):
     def check_tools(self, tools: Sequence[ToolContract], ctx: LintContext) -> Iterable[tuple[ToolContract, Finding]]:
         candidates = []
         for tool in tools:
-            analysis = analyse(tool)
+            analysis = analyse(tool, ctx)
             action = analysis.irreversible
             # destructiveHint: true makes hosts ask the user before running it: the confirmation exists;
             # a tool that is itself the preview step (quote_purchase) commits nothing

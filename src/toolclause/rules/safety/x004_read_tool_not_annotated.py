@@ -46,9 +46,9 @@ from ._actions import annotations, can_annotate, hint
 from ._analysis import only_reads
 
 
-def read_only_action(tool: ToolContract):
+def read_only_action(tool: ToolContract, ctx: LintContext | None = None):
     """The tool's read verb when reading is all it does, else None."""
-    return only_reads(tool)
+    return only_reads(tool, ctx)
 
 
 class ReadToolNotAnnotated(Rule):
@@ -59,7 +59,7 @@ class ReadToolNotAnnotated(Rule):
     def check_tool(self, tool: ToolContract, ctx: LintContext) -> Iterable[Finding]:
         if not can_annotate(tool) or "readOnlyHint" in annotations(tool):
             return
-        action = read_only_action(tool)
+        action = read_only_action(tool, ctx)
         if action is None or hint(tool, "destructiveHint") is True:
             return
         pointer = "/annotations/readOnlyHint" if annotations(tool) else "/annotations"

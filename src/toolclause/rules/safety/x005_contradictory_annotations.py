@@ -81,7 +81,7 @@ class ContradictoryAnnotations(Rule):
         if read_only is None and destructive is None:
             return
         if read_only is True:
-            action = analyse(tool).changes
+            action = analyse(tool, ctx).changes
             if action is not None:
                 yield Finding("/annotations/readOnlyHint", (
                     f"'{tool.name}' is annotated readOnlyHint: true but changes things ({action.says()}); hosts will run "
@@ -98,7 +98,7 @@ class ContradictoryAnnotations(Rule):
                     "destructiveHint: true contradicts readOnlyHint: true (a tool that changes nothing destroys "
                     "nothing; MCP reads destructiveHint only when readOnlyHint is false); remove one of them"))
         elif destructive is True:
-            action = only_reads(tool)
+            action = only_reads(tool, ctx)
             if action is not None and action.where in ("name", "description"):
                 written = " (readOnlyHint: false is written out, but the tool only reads)" if read_only is False else ""
                 yield Finding("/annotations/destructiveHint", (

@@ -57,7 +57,7 @@ class DestructiveNotAnnotated(Rule):
     def check_tool(self, tool: ToolContract, ctx: LintContext) -> Iterable[Finding]:
         if hint(tool, "destructiveHint") is not False or hint(tool, "readOnlyHint") is True:
             return
-        action = analyse(tool).destroys
+        action = analyse(tool, ctx).destroys
         if action is None:
             return
         yield Finding("/annotations/destructiveHint", (

@@ -132,7 +132,7 @@ class OpenObject(Rule):
         return isinstance(declared, str) and declared != "object"
 
     def check_node(self, node: SchemaNode, tool: ToolContract, ctx: LintContext) -> Iterable[Finding]:
-        if unused_definition(tool, node):
+        if unused_definition(tool, node, ctx):
             return  # no argument is ever checked against an unreferenced definition
         schema = node.schema
         declared = schema.get("type")

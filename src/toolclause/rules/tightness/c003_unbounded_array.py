@@ -54,7 +54,7 @@ class UnboundedArray(Rule):
     node_types = frozenset({"array"})  # the engine sends only these nodes
 
     def check_node(self, node: SchemaNode, tool: ToolContract, ctx: LintContext) -> Iterable[Finding]:
-        if unused_definition(tool, node):
+        if unused_definition(tool, node, ctx):
             return  # no argument is ever checked against an unreferenced definition
         schema = node.schema
         if not is_array_schema(schema) or "maxItems" in schema or "enum" in schema or "const" in schema:

@@ -103,7 +103,7 @@ class DefaultNotApplied(Rule):
     keywords = frozenset({"default"})
 
     def check_node(self, node: SchemaNode, tool: ToolContract, ctx: LintContext) -> Iterable[Finding]:
-        if unused_definition(tool, node):
+        if unused_definition(tool, node, ctx):
             return  # no argument is ever checked against an unreferenced definition
         value = node.schema.get("default")
         if value is None and _accepts_null(node.schema):

@@ -130,7 +130,7 @@ class UnboundedNumber(Rule):
     node_types = frozenset({"integer", "number"})  # the engine sends only these nodes
 
     def check_node(self, node: SchemaNode, tool: ToolContract, ctx: LintContext) -> Iterable[Finding]:
-        if unused_definition(tool, node):
+        if unused_definition(tool, node, ctx):
             return  # no argument is ever checked against an unreferenced definition
         schema = node.schema
         if not is_number_schema(schema) or any(k in schema for k in _BOUNDS) or node.key is None:
