@@ -438,3 +438,21 @@ def test_d005_a_set_for_one_case_only():
 
 def test_x008_guidance_between_sibling_tools_is_not_an_order():
     assert not lint(tool_of("chrome-devtools-mcp.json", "fill_form"), "X008")
+
+
+def test_d003_conventions_need_no_description():
+    obj = mcp_tool("t", properties={
+        "owner": {"type": "string"}, "repo": {"type": "string"}, "page": {"type": "number"},
+        "url": {"type": "string", "format": "uri"}, "body": {"type": "string"},
+        "entities": {"type": "array", "items": {"type": "object", "properties": {
+            "name": {"type": "string", "description": "Its name."},
+            "kind": {"type": "string", "description": "Its kind."}}}},
+    })
+    assert not lint(obj, "D003")
+    assert lint(mcp_tool("t", properties={"waitFor": {"type": "number"}}), "D003")
+
+
+def test_c005_a_cache_age_is_not_a_persons_age():
+    """firecrawl's maxAge is milliseconds: 'maximum: 150' would reject every real value."""
+    assert not [d for d in lint(tool_of("firecrawl-mcp.json", "firecrawl_scrape"), "C005") if "maxAge" in d.pointer]
+    assert lint(mcp_tool("t", properties={"age": {"type": "integer", "description": "Age of the patient."}}), "C005")

@@ -10,7 +10,11 @@ Nor is one whose meaning the schema already carries: a `const` or one-value
 readable words (`direction: ascending | descending`), a boolean whose name says
 what it switches (`include_diffs`, `allNamespaces`), a `pattern`, or one half of
 a standard pair (`latitude`/`longitude`; `from`/`to`, `x`/`y`, `width`/`height`,
-`min`/`max`, `start`/`end` inside an object that is itself described).  A
+`min`/`max`, `start`/`end` inside an object that is itself described;
+`owner`/`repo`), a pagination parameter (`page`, `per_page`, `limit`, `offset`,
+`cursor`), free prose the model writes in its own words (`title`, `body`,
+`content`, `text`, `message`, `comment`), a name that says what its `format`
+says (`url` with `"format": "uri"`), or an object (or array of objects) whose every property is described.  A
 definition (`$defs`) that nothing in the tool references is skipped: no argument
 is ever checked against it.
 
@@ -49,7 +53,16 @@ from .._reach import unused_definition
 from ._common import property_path, resolve_local, text_of
 
 # Pairs whose halves explain each other; the first needs no described parent.
-_ALWAYS_PAIRS = (frozenset({"latitude", "longitude"}), frozenset({"lat", "lng"}), frozenset({"lat", "lon"}))
+_ALWAYS_PAIRS = (frozenset({"latitude", "longitude"}), frozenset({"lat", "lng"}), frozenset({"lat", "lon"}),
+                 frozenset({"owner", "repo"}))
+# Free prose the model writes in its own words: the name is the whole instruction.
+_PROSE = frozenset("title body content text message comment note subject summary".split())
+# Pagination parameters: their meaning is the convention itself.
+_PAGINATION = frozenset("page perpage pagesize offset limit cursor startcursor nextcursor pagetoken".split())
+# A name that says the same as its `format`: `url` with "uri", `email` with "email".
+_FORMAT_NAMES = {"uri": ("url", "uri", "link", "href"), "url": ("url", "uri", "link", "href"), "email": ("email",),
+                 "date": ("date",), "date-time": ("datetime", "timestamp", "time"), "uuid": ("uuid", "id"),
+                 "hostname": ("host", "hostname"), "ipv4": ("ip",), "ipv6": ("ip",)}
 _DESCRIBED_PAIRS = (frozenset({"from", "to"}), frozenset({"x", "y"}), frozenset({"width", "height"}),
                     frozenset({"min", "max"}), frozenset({"start", "end"}), frozenset({"key", "value"}),
                     frozenset({"name", "value"}))
@@ -66,6 +79,16 @@ def _readable(values: list) -> bool:
     return len(strings) == len(values) and all(sum(c.isalpha() for c in v) >= 3 and not v.isupper() for v in strings)
 
 
+def _described_container(schema: dict) -> bool:
+    """An array of objects (or an object) whose every property is described: the parts say what the whole holds."""
+    target = schema.get("items") if schema.get("type") == "array" else schema
+    if not isinstance(target, dict):
+        return False
+    properties = target.get("properties")
+    return (isinstance(properties, dict) and len(properties) >= 2
+            and all(isinstance(p, dict) and text_of(p) for p in properties.values()))
+
+
 def meaning_carried(node: SchemaNode) -> bool:
     """Whether the schema itself says what the property means, so a description would only repeat it."""
     schema = node.schema
@@ -77,6 +100,15 @@ def meaning_carried(node: SchemaNode) -> bool:
     key = node.key if isinstance(node.key, str) else ""
     words = identifier_words(key)
     if schema.get("type") == "boolean" and (len(words) >= 2 or (words and words[0] in _PLAIN_FLAGS)):
+        return True
+    if "".join(words) in _PAGINATION and schema.get("type") in ("integer", "number", "string"):
+        return True
+    if len(words) == 1 and words[0] in _PROSE and schema.get("type") == "string":
+        return True
+    declared_format = schema.get("format")
+    if isinstance(declared_format, str) and any(w in _FORMAT_NAMES.get(declared_format, ()) for w in words):
+        return True
+    if _described_container(schema):
         return True
     parent = node.parent
     siblings = parent.schema.get("properties") if parent is not None else None

@@ -88,6 +88,9 @@ _STATED_MAX = re.compile(
 _STATED_RANGE = re.compile(r"(?<![\d.,:/-])(\d{1,7})\s*(?:-|–|~|to)\s*(\d{1,7})(?![\d.,:/-])")
 
 
+_NOT_A_PERSON = frozenset("max min cache cached file data page content entry item".split())
+
+
 def name_tokens(name: str) -> list[str]:
     """'maxResults' → ['max', 'results']; 'top_k' → ['top', 'k']."""
     return [t.lower() for t in _TOKEN.findall(name)]
@@ -103,6 +106,9 @@ def name_trigger(name: str) -> tuple[str, str, int, int] | None:
         if joined in _NAME_WORDS:
             return (f"{first}_{second}", *_NAME_WORDS[joined])
     for index, token in enumerate(tokens):
+        # `maxAge`, `cache_age`: how old cached data may be, in a unit the name does not give — not a person's age
+        if token == "age" and index > 0 and tokens[index - 1] in _NOT_A_PERSON:
+            continue
         if token in _NAME_WORDS:
             return (token, *_NAME_WORDS[token])
         # num_results, numPages — but not num1, num2 (operands)
