@@ -144,10 +144,11 @@ def date_suggestion(key: str, description: str) -> tuple[str, str, str | None] |
     kind, template = description_evidence(description)
     if (kind or by_name) and _MANY_FORMS.search(description):
         return "its description allows more than one form, so a single format would reject one", "forms", None
-    if by_name == "date-time" and "timestamp" in identifier_words(key) and template is None \
+    if by_name == "date-time" and "timestamp" in key_words and template is None \
             and not _ISO_NAMED.search(description) and not _ISO_EXAMPLE.search(description):
-        # `timestamp` is as often Unix seconds as ISO 8601: no documented form to build a format from
-        return "its name 'timestamp' says it is a time, but not in which form", "forms", None
+        # `timestamp` is as often Unix seconds, or an id ("the timestamp of the message to react to"), as
+        # ISO 8601: with no documented form there is nothing a format could be checked against
+        return None
     if kind == "pattern" and template:
         return f"its description gives the format '{template}'", "pattern", _template_regex(template)
     if kind in ("date", "date-time") and template:

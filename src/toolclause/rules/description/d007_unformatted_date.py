@@ -12,9 +12,10 @@ reported; `update`, `data` and `format_type` are not dates.
 
 A `format` is suggested only where every documented form fits it.  A value that
 may be a date *or* something else ("a date or a date range
-(2024-01-01..2024-03-31)", "a timestamp or a plain date", "either …"), or a
-`timestamp` whose form nothing documents, is told to document its forms and
-add a `pattern` for them instead.  Identifiers shaped like codes
+(2024-01-01..2024-03-31)", "a timestamp or a plain date", "either …") is
+told to document its forms and add a `pattern` for them instead.  A property
+named `timestamp` whose form nothing documents is not reported: it is as often
+Unix seconds or an id (Slack's message `ts`) as ISO 8601.  Identifiers shaped like codes
 (`ADV-2024-01-15-XY7Q`), search text whose example holds a date qualifier
 (`query`: "created:>2024-01-01"), a description that names a field ("The name of
 the timestamp to sort by") and Unix-seconds examples ("1234567890.123456") are

@@ -299,6 +299,8 @@ def safe_repeat(tool: ToolContract, creating: Action | None) -> str | None:
         keys = {"name", noun, noun + "name", "path", noun + "path"}
         if (required | _required_in_items(tool)) & keys:
             return f"the {noun} is identified by its name, so a repeat fails as already existing"
+    if creating.word in ("create", "creates") and {"name", "namespace"} <= flat:
+        return "resources are named uniquely within their namespace, so a repeat fails as already existing"
     if creating.word in ("create", "creates") and required & _PATHS:
         return "it creates the file at the path it is given, so a repeat writes the same file"
     # a pull or merge request is unique per source and target branch: a second one is refused
