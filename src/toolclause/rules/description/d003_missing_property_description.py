@@ -7,7 +7,8 @@ its description from a `$ref` target or a composition branch is not reported.
 
 Nor is one whose meaning the schema already carries: a `const` or one-value
 `enum` (a discriminator such as `"type": {"const": "page_id"}`), an `enum` of
-readable words (`direction: ascending | descending`), a boolean whose name says
+readable words (`direction: ascending | descending`), an array whose items
+carry one of these, a boolean whose name says
 what it switches (`include_diffs`, `allNamespaces`), a `pattern`, or one half of
 a standard pair (`latitude`/`longitude`; `from`/`to`, `x`/`y`, `width`/`height`,
 `min`/`max`, `start`/`end` inside an object that is itself described;
@@ -76,7 +77,7 @@ overwrite append sync exact global quiet watch follow previous readonly
 def _readable(values: list) -> bool:
     """Enum values a model reads as words: `ascending`, `in_progress`, `image/png` (not `A1`, `SVC_PREM`)."""
     strings = [v for v in values if isinstance(v, str)]
-    return len(strings) == len(values) and all(sum(c.isalpha() for c in v) >= 3 and not v.isupper() for v in strings)
+    return len(strings) == len(values) and all(sum(c.isalpha() for c in v) >= 2 and not v.isupper() for v in strings)
 
 
 def _described_container(schema: dict) -> bool:
@@ -85,18 +86,26 @@ def _described_container(schema: dict) -> bool:
     if not isinstance(target, dict):
         return False
     properties = target.get("properties")
-    return (isinstance(properties, dict) and len(properties) >= 2
+    return (isinstance(properties, dict) and len(properties) >= 1
             and all(isinstance(p, dict) and text_of(p) for p in properties.values()))
+
+
+def _values_carried(schema: dict) -> bool:
+    """A const, a pattern or an enum of readable words (or one value) says what goes in."""
+    if "const" in schema or "pattern" in schema:
+        return True
+    values = schema.get("enum")
+    return isinstance(values, list) and bool(values) and (len(values) == 1 or _readable(values))
 
 
 def meaning_carried(node: SchemaNode) -> bool:
     """Whether the schema itself says what the property means, so a description would only repeat it."""
     schema = node.schema
-    if "const" in schema or "pattern" in schema:
+    if _values_carried(schema):
         return True
-    values = schema.get("enum")
-    if isinstance(values, list) and values and (len(values) == 1 or _readable(values)):
-        return True
+    items = schema.get("items")
+    if schema.get("type") == "array" and isinstance(items, dict) and _values_carried(items):
+        return True  # `formats: ["markdown", "html", …]`, a list of domains with a pattern
     key = node.key if isinstance(node.key, str) else ""
     words = identifier_words(key)
     if schema.get("type") == "boolean" and (len(words) >= 2 or (words and words[0] in _PLAIN_FLAGS)):
