@@ -86,7 +86,9 @@ def _described_container(schema: dict) -> bool:
     if not isinstance(target, dict):
         return False
     properties = target.get("properties")
-    return (isinstance(properties, dict) and len(properties) >= 1
+    # an object of one described key says it all; a list of such objects needs more than one to go by
+    least = 2 if target is not schema else 1
+    return (isinstance(properties, dict) and len(properties) >= least
             and all(isinstance(p, dict) and text_of(p) for p in properties.values()))
 
 
