@@ -59,7 +59,8 @@ _ALWAYS_PAIRS = (frozenset({"latitude", "longitude"}), frozenset({"lat", "lng"})
 # Free prose the model writes in its own words: the name is the whole instruction.
 _PROSE = frozenset("title body content text message comment note subject summary".split())
 # Pagination parameters: their meaning is the convention itself.
-_PAGINATION = frozenset("page perpage pagesize offset limit cursor startcursor nextcursor pagetoken".split())
+_PAGINATION = frozenset("page perpage pagesize offset limit cursor startcursor nextcursor pagetoken maxresults "
+                         "maxcount numresults".split())
 # A name that says the same as its `format`: `url` with "uri", `email` with "email".
 _FORMAT_NAMES = {"uri": ("url", "uri", "link", "href"), "url": ("url", "uri", "link", "href"), "email": ("email",),
                  "date": ("date",), "date-time": ("datetime", "timestamp", "time"), "uuid": ("uuid", "id"),
