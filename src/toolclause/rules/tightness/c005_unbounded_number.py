@@ -89,6 +89,15 @@ _STATED_RANGE = re.compile(r"(?<![\d.,:/-])(\d{1,7})\s*(?:-|–|~|to)\s*(\d{1,7}
 
 
 _NOT_A_PERSON = frozenset("max min cache cached file data page content entry item".split())
+_A_PERSON = re.compile(r"\b(?:years?|old|person|people|patients?|users?|customers?|providers?|child|children|adults?|"
+                       r"members?|participants?|applicants?|drivers?|students?|employees?|audiences?|groups?)\b", re.I)
+
+
+def _cache_age(name: str, description: str) -> bool:
+    """`maxAge` (how old a cached copy may be) rather than a person's age: no word about people or years."""
+    tokens = name_tokens(name)
+    prefixed = any(t == "age" and i > 0 and tokens[i - 1] in _NOT_A_PERSON for i, t in enumerate(tokens))
+    return prefixed and not _A_PERSON.search(description)
 
 
 def name_tokens(name: str) -> list[str]:
@@ -106,9 +115,6 @@ def name_trigger(name: str) -> tuple[str, str, int, int] | None:
         if joined in _NAME_WORDS:
             return (f"{first}_{second}", *_NAME_WORDS[joined])
     for index, token in enumerate(tokens):
-        # `maxAge`, `cache_age`: how old cached data may be, in a unit the name does not give — not a person's age
-        if token == "age" and index > 0 and tokens[index - 1] in _NOT_A_PERSON:
-            continue
         if token in _NAME_WORDS:
             return (token, *_NAME_WORDS[token])
         # num_results, numPages — but not num1, num2 (operands)
@@ -145,6 +151,8 @@ class UnboundedNumber(Rule):
         description = schema.get("description")
         description = description if isinstance(description, str) else ""
         trigger = name_trigger(name)
+        if trigger is not None and trigger[0] == "age" and _cache_age(name, description):
+            return  # `maxAge` of cached data, in a unit the name does not give: not a person's age
         if trigger is not None:
             word, what, low, high = trigger
             why = f"its name says it is {what} ('{word}')"
