@@ -133,7 +133,8 @@ def test_x002_x003_synthetic_idempotent_designs(obj):
 def test_x003_quiet_when_the_host_asks_first():
     """destructiveHint: true makes hosts confirm with the user: the confirmation X003 asks for exists."""
     for file, name in [("server-memory.json", "delete_entities"), ("notion-mcp-server.json", "API-delete-a-block"),
-                       ("mcp-server-kubernetes.json", "kubectl_delete"), ("firecrawl-mcp.json", "firecrawl_monitor_delete")]:
+                       ("mcp-server-kubernetes.json", "kubectl_delete"),
+                       ("firecrawl-mcp.json", "firecrawl_monitor_delete")]:
         assert not lint(tool_of(file, name), "X003")
     assert lint(mcp_tool("delete_repo", "Deletes a repository.", {"repo": STRING}), "X003")
 
@@ -293,14 +294,15 @@ def test_d005_real_server_lists_that_are_not_the_values(file, name, prop):
 @pytest.mark.parametrize("key, kind, description, enum", [
     ("interval", "integer", "Allowed values: 60, 300, 900", [60, 300, 900]),
     ("format", "string", "Export as json|csv|xml", ["json", "csv", "xml"]),
-    ("shipping_speed", "string", "Shipping speed: standard, express or overnight", ["standard", "express", "overnight"]),
+    ("shipping_speed", "string", "Shipping speed: standard, express or overnight",
+     ["standard", "express", "overnight"]),
 ])
 def test_d005_integer_sets_pipes_and_named_kinds(key, kind, description, enum):
     (finding,) = lint(prop_tool(key, description, kind), "D005")
     assert finding.fix.edits[0].value == enum
 
 
-# --------------------------------------------------------------------------- 4. D007: a format only where every form fits
+# --------------------------------------------------------------------------- 4. D007: a format where every form fits
 
 @pytest.mark.parametrize("key, description", [
     ("advisory", "Advisory identifier, e.g. ADV-2024-01-15-XY7Q"),
@@ -344,7 +346,8 @@ def _two(first, second):
 
 
 @pytest.mark.parametrize("first, second", [
-    (("get_member", "Returns a team member by id, with role."), ("get_all_members", "Returns all team members, with role.")),
+    (("get_member", "Returns a team member by id, with role."),
+     ("get_all_members", "Returns all team members, with role.")),
     (("mark_done", "Marks the task as done in the list."), ("mark_undone", "Marks the task as not done in the list.")),
     (("reset_db", "Resets the database to its initial state."),
      ("soft_reset_db", "Resets the database to its initial state without purging data.")),
@@ -354,8 +357,8 @@ def test_d008_one_vs_all_antonyms_and_contrasts(first, second):
 
 
 def test_d008_still_reports_true_twins():
-    assert lint(_two(("fetch_user", "Returns the user record by id."), ("lookup_user", "Returns the user record by id.")),
-                "D008")
+    twins = _two(("fetch_user", "Returns the user record by id."), ("lookup_user", "Returns the user record by id."))
+    assert lint(twins, "D008")
 
 
 # --------------------------------------------------------------------------- 7. N002 / N003 / D004
