@@ -386,6 +386,7 @@ def test_s008_a_contracts_own_examples():
     contract = json.loads((Path(__file__).parents[1] / "examples/contracts/tools/create_refund.json").read_text())
     assert not lint(contract, "S008")
     contract["examples"]["valid"].append({"order_id": 5})
+    contract["examples"]["valid"].append({"arguments": dict(contract["examples"]["valid"][0]), "result": {}})
     contract["examples"]["invalid"].append({"arguments": dict(contract["examples"]["valid"][0]),
                                             "code": "VALIDATION_ERROR"})
     contract["examples"]["invalid"].append({"arguments": dict(contract["examples"]["valid"][0]), "code": "NOT_FOUND"})

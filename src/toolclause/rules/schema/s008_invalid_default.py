@@ -9,7 +9,8 @@ Type names S002 can read (`float`, `dict`) are read that way; a schema that
 cannot be compiled, or references outside the definitions, is skipped.
 
 A contract's own examples are checked the same way: every argument object in
-`examples.valid` must pass the input schema, and every `examples.invalid`
+`examples.valid` (bare, or as `{"arguments": …, "result": …}`) must pass the
+input schema, and every `examples.invalid`
 entry refused as `VALIDATION_ERROR` (`{"arguments": …, "code": "VALIDATION_ERROR"}`)
 must fail it — an invalid example the
 schema accepts documents a rule the schema does not enforce.
@@ -95,13 +96,16 @@ class InvalidDefault(Rule):
             return
         root = SchemaNode("/inputSchema", schema, NodeKind.ROOT, None, None, 0, False, "input")
         valid = examples.get("valid")
-        for index, value in enumerate(valid if isinstance(valid, list) else ()):
+        for index, entry in enumerate(valid if isinstance(valid, list) else ()):
+            # `{"arguments": {…}, "result": {…}}` carries the result the call must give, too
+            wrapped = isinstance(entry, dict) and isinstance(entry.get("arguments"), dict)
+            value = entry["arguments"] if wrapped else entry
             if not is_safe_to_validate(value):
                 continue
             problem = value_errors(root, schema, value)
             if problem is not None:
                 where = f" at '{problem[2]}'" if problem[2] else ""
-                yield Finding(f"/examples/valid/{index}", (
+                yield Finding(f"/examples/valid/{index}" + ("/arguments" if wrapped else ""), (
                     f"valid example {index} fails the input schema{where}: {_short(problem[1])}; fix the example, "
                     f"or the schema if the example shows a call it must accept"),
                     Fix("make the example satisfy the input schema", safe=False))
