@@ -62,8 +62,8 @@ def test_a_gate_is_built_from_its_parts():
     registry.add(helper.registry.tools["search files"])
     gate = Gate(registry, executor=Forwarder(), budget=CorrectionBudget(0))
     assert gate.call("search files", {"query": "x"}).ok
-    assert gate.call("search files", {}).error.code == "VALIDATION_ERROR"
-    assert gate.call("search files", {"q": 1}).error.code == "REPEATED_INVALID_CALL"  # a budget of 0
+    assert gate.call("search files", {}, run="r").error.code == "VALIDATION_ERROR"
+    assert gate.call("search files", {"q": 1}, run="r").error.code == "REPEATED_INVALID_CALL"  # a budget of 0
 
 
 def test_routing_renames_tools_and_properties_only_for_the_export_it_came_from():

@@ -19,6 +19,7 @@ from typing import Any
 from ..model import Problem
 
 MAX_ARGUMENT_BYTES = 1024 * 1024
+MAX_ARGUMENT_DEPTH = 256  # nesting a dict handed over may have (JSON text is bounded by its parser)
 CONTEXT_CHARS = 200
 
 
@@ -64,7 +65,7 @@ def fast_object(text: str) -> dict[str, Any] | None:
 def parse_arguments(raw: Any, max_bytes: int = MAX_ARGUMENT_BYTES) -> dict[str, Any] | ParseProblem:
     """The arguments as a fresh dict (safe to mutate), or the problem."""
     if type(raw) is dict:
-        return dict(raw)
+        return _bounded(dict(raw), max_bytes)
     if raw is None:
         return {}
     if isinstance(raw, (bytes, bytearray, memoryview)):
@@ -83,7 +84,7 @@ def parse_arguments(raw: Any, max_bytes: int = MAX_ARGUMENT_BYTES) -> dict[str, 
             return _too_large(len(raw.encode("utf-8", "surrogatepass")), max_bytes)
         return _parse_text(raw, max_bytes)
     if isinstance(raw, dict):  # a dict subclass or mapping-like dict
-        return dict(raw)
+        return _bounded(dict(raw), max_bytes)
     return ParseProblem("type", f"the arguments are {_kind(raw)}, not a JSON object", context={"expected": "object"})
 
 
@@ -117,6 +118,51 @@ def _parse_text(text: str, max_bytes: int) -> dict[str, Any] | ParseProblem:
     return ParseProblem("type", f"the arguments are {_kind(value)}, not a JSON object", context={"expected": "object"})
 
 
+def _bounded(args: dict[str, Any], max_bytes: int) -> dict[str, Any] | ParseProblem:
+    """A dict handed over (what SDKs pass) under the same size limit as text, and at most MAX_ARGUMENT_DEPTH deep.
+
+    Its size is what its JSON text would take, counted as it goes and given up
+    as soon as the limit is passed; a dict that holds itself is too deep.  The
+    common case — text keys, flat values, short texts — is one loop.
+    """
+    size = 0
+    for key, value in args.items():
+        kind = type(value)
+        if type(key) is not str or not (kind is str or kind is int or kind is bool or kind is float or value is None):
+            break
+        size += len(key) + (len(value) if kind is str else 0) + 8
+    else:
+        if size * 4 <= max_bytes:
+            return args
+    size = 0
+    stack: list[tuple[Any, int]] = [(args, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_ARGUMENT_DEPTH:
+            return ParseProblem("depth", f"the arguments are nested more than {MAX_ARGUMENT_DEPTH} levels deep",
+                                context={"expected": f"at most {MAX_ARGUMENT_DEPTH} levels of nesting"})
+        kind = type(node)
+        if kind is str:
+            length = len(node)
+            if max_bytes - size >= length > (max_bytes - size) // 4:  # near the limit: count the bytes themselves
+                length = len(node.encode("utf-8", "surrogatepass"))
+            size += length + 3
+        elif kind is dict or isinstance(node, dict):
+            size += 2
+            for key, item in node.items():
+                stack.append((item, depth + 1))
+                stack.append((key, depth + 1) if type(key) is str else (None, depth + 1))
+        elif kind is list or kind is tuple:
+            size += 2
+            stack.extend((item, depth + 1) for item in node)
+        else:
+            size += 8
+        if size > max_bytes:
+            return ParseProblem("maxSize", f"the arguments are larger than the limit of {max_bytes:,} bytes",
+                                context={"expected": f"at most {max_bytes} bytes"})
+    return args
+
+
 def _too_large(size: int, limit: int) -> ParseProblem:
     return ParseProblem("maxSize", f"the arguments are {size:,} bytes; the limit is {limit:,} bytes",
                         context={"expected": f"at most {limit} bytes"})
@@ -132,52 +178,71 @@ def _syntax_problem(text: str, exc: json.JSONDecodeError, prefix: str = "the arg
                                  "context": context})
 
 
-def mask_values(text: str, start: int, end: int) -> str:
-    """text[start:end] with the contents of string literals replaced by '…' and digits by '0'.
+_KEPT_WORDS = frozenset({"true", "false", "null", "True", "False", "None"})
 
-    The structure (braces, keys' quotes, commas, colons) stays, so the model sees
+
+def mask_values(text: str, start: int, end: int) -> str:
+    """text[start:end] with the contents of string literals replaced by '…', digits by '0' and words by 'x's.
+
+    The structure (braces, quotes, commas, colons) stays, so the model sees
     *where* the syntax broke without the envelope repeating what the user wrote.
-    Keys are masked too: a key can hold anything a value can.
+    Keys are masked too: a key can hold anything a value can.  Single-quoted
+    text (Python's repr, a common mistake) counts as a string literal, and a
+    bare word other than true/false/null (or Python's True/False/None) keeps
+    only its length.
     """
-    in_string = escaped = False
+    quote = ""  # the quote character of the string literal we are in, if any
+    escaped = False
     for ch in text[:start]:  # the string state at the window's start
-        if in_string:
+        if quote:
             if escaped:
                 escaped = False
             elif ch == "\\":
                 escaped = True
-            elif ch == '"':
-                in_string = False
-        elif ch == '"':
-            in_string = True
+            elif ch == quote:
+                quote = ""
+        elif ch == '"' or ch == "'":
+            quote = ch
     out: list[str] = []
+    word: list[str] = []
     masked_run = False
     for ch in text[start:end]:
-        if in_string:
+        if quote:
             if escaped:
                 escaped = False
                 continue
             if ch == "\\":
                 escaped = True
                 continue
-            if ch == '"':
-                in_string = False
+            if ch == quote:
+                quote = ""
                 masked_run = False
                 out.append(ch)
             elif not masked_run:
                 out.append("…")
                 masked_run = True
             continue
-        if ch == '"':
-            in_string = True
+        if ch.isalpha():
+            word.append(ch)
+            continue
+        if word:
+            out.append(_masked_word(word))
+            word = []
+        if ch == '"' or ch == "'":
+            quote = ch
             out.append(ch)
         elif ch.isdigit():
             out.append("0")
-        elif ch.isalpha() and ch not in "truefalsn":
-            out.append("x")  # bare words are not JSON; show their shape, not their letters
         else:
             out.append(ch)
+    if word:
+        out.append(_masked_word(word))
     return "".join(out)
+
+
+def _masked_word(letters: list[str]) -> str:
+    word = "".join(letters)
+    return word if word in _KEPT_WORDS else "x" * len(word)
 
 
 def _kind(value: Any) -> str:

@@ -7,9 +7,11 @@ failed attempts than the budget (3 corrections after the first mistake) →
 REPEATED_INVALID_CALL saying to stop guessing.  A valid call ends the episode:
 the tool's state in that run is cleared.
 
-`run` is what the host passes to `call(..., run=…)` (an agent run, a session);
-calls without one share a default run.  Runs are kept in an LRU of
-`MAX_RUNS`, so a long-lived server holds bounded state.
+`run` is what the host passes to `call(..., run=…)` (an agent run, a session).
+Calls without one have no budget: the gate cannot tell one conversation from
+another, and a budget shared by every caller would let one user's mistakes
+refuse another user's calls.  Runs are kept in an LRU of `MAX_RUNS`, so a
+long-lived server holds bounded state.
 """
 
 from __future__ import annotations
@@ -54,6 +56,8 @@ class CorrectionBudget:
 
     def record_failure(self, run: Any, tool: str, arguments: Any) -> str | None:
         """Record an invalid call; 'repeated' or 'exhausted' when REPEATED_INVALID_CALL applies, else None."""
+        if run is None:
+            return None  # no conversation to key it by: nothing is shared between callers
         key = fingerprint(arguments)
         with self._lock:
             tools = self.runs.get(run)

@@ -65,6 +65,7 @@ PROBLEMS = code_table([
     Code("syntax", "the arguments are not valid JSON"),
     Code("encoding", "the arguments are not UTF-8 text"),
     Code("maxSize", "the arguments are larger than the gate takes"),
+    Code("depth", "the arguments are nested deeper than the gate takes"),
     Code("unknownTool", "no tool has the name called; `allowed` lists the names"),
     Code("inProgress", "the same idempotent call is still running; `retryAfterMs` says when to ask again"),
 ])
@@ -120,9 +121,23 @@ class ToolError(Exception):
         self.details = [dict(d) for d in details] if details else []
 
 
+MAX_MESSAGE_CHARS = 2000
+MAX_WORD_CHARS = 64      # code and userAction
+MAX_DETAILS = 20
+MAX_DETAIL_TEXT = 256    # any text inside a details entry (a path, an expected shape, an allowed value)
+_DETAIL_ITEMS = 20       # items of a list or object inside a details entry
+_DETAIL_DEPTH = 4
+
+
 @dataclass(frozen=True, slots=True)
 class CallError:
-    """The error half of a `Result`: what the model reads."""
+    """The error half of a `Result`: what the model reads.
+
+    Every field is capped here, whoever built it (the gate, a tool's ToolError, a
+    stored record): the message at MAX_MESSAGE_CHARS, code and userAction at
+    MAX_WORD_CHARS, at most MAX_DETAILS details entries, each JSON data with
+    short text, short lists and little depth.
+    """
 
     code: str
     message: str
@@ -130,9 +145,41 @@ class CallError:
     user_action: str
     details: tuple[Mapping[str, Any], ...] = ()
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "code", _cut(str(self.code), MAX_WORD_CHARS))
+        object.__setattr__(self, "message", _cut(str(self.message), MAX_MESSAGE_CHARS))
+        object.__setattr__(self, "user_action", _cut(str(self.user_action), MAX_WORD_CHARS))
+        object.__setattr__(self, "retryable", self.retryable is True)
+        object.__setattr__(self, "details", tuple(
+            _bounded(dict(d) if isinstance(d, Mapping) else {"detail": d}, 0) for d in self.details[:MAX_DETAILS]))
+
     def to_dict(self) -> dict[str, Any]:
         return {"code": self.code, "message": self.message, "retryable": self.retryable,
                 "userAction": self.user_action, "details": [dict(d) for d in self.details]}
+
+
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _bounded(value: Any, depth: int) -> Any:
+    """`value` as small JSON data: text cut, lists and objects cut to a few items, nothing deep, no NaN."""
+    if value is None or type(value) is bool:
+        return value
+    if type(value) is int:
+        return value if -2**63 <= value < 2**63 else "a very large number"
+    if type(value) is float:
+        return value if value == value and value not in (float("inf"), float("-inf")) else None
+    if isinstance(value, str):
+        return _cut(str(value), MAX_DETAIL_TEXT)
+    if depth >= _DETAIL_DEPTH:
+        return "…"
+    if isinstance(value, Mapping):
+        return {_cut(str(k), MAX_DETAIL_TEXT): _bounded(v, depth + 1)
+                for k, v in list(value.items())[:_DETAIL_ITEMS]}
+    if isinstance(value, (list, tuple)):
+        return [_bounded(v, depth + 1) for v in value[:_DETAIL_ITEMS]]
+    return _cut(type(value).__name__, MAX_WORD_CHARS)  # no JSON form: its type, never its repr
 
 
 def standard_error(code: str, message: str, details: Iterable[Mapping[str, Any]] = (), *,

@@ -46,6 +46,26 @@ class DeadlineExceeded(Exception):
         self.future = future
 
 
+class ToolRaised(Exception):
+    """A tool raised something that must not cross the gate as it is: `SystemExit`, `GeneratorExit`,
+    a `CancelledError` of its own making, or — from a worker thread — anything that is not an
+    `Exception`, and `StopIteration` (an asyncio future cannot hold one: `acall` would wait forever).
+    The original is the `__cause__`, for the log; the model sees INTERNAL_ERROR.
+    """
+
+
+def _in_thread(fn: Callable[..., Any], arguments: dict[str, Any]) -> Any:
+    """`fn(**arguments)` in a worker thread; whatever it raises there reaches the caller as an Exception."""
+    try:
+        return fn(**arguments)
+    except StopIteration as exc:
+        raise ToolRaised(f"the tool raised {type(exc).__name__}") from exc
+    except Exception:
+        raise
+    except BaseException as exc:  # noqa: BLE001 - in a worker thread, even KeyboardInterrupt is the tool's own
+        raise ToolRaised(f"the tool raised {type(exc).__name__}") from exc
+
+
 class Executor(Protocol):
     def run(self, tool: BoundTool, arguments: dict[str, Any]) -> Any: ...
 
@@ -80,7 +100,7 @@ class LocalExecutor:
     async def arun(self, tool: BoundTool, arguments: dict[str, Any]) -> Any:
         if tool.is_async:
             return await self._await_capped(tool, arguments)
-        future = self._pool(tool).submit(tool.fn, **arguments)
+        future = self._pool(tool).submit(_in_thread, tool.fn, arguments)
         waiting = asyncio.wrap_future(future)
         if tool.timeout is None:
             return await waiting
@@ -105,10 +125,10 @@ class LocalExecutor:
         except RuntimeError:
             return asyncio.run(coro)
         # called from inside an event loop (use acall there): run on a fresh loop in a worker thread
-        return self._pool(tool).submit(asyncio.run, coro).result()
+        return self._pool(tool).submit(_in_thread, asyncio.run, {"main": coro}).result()
 
     def _run_in_thread(self, tool: BoundTool, arguments: dict[str, Any]) -> Any:
-        future = self._pool(tool).submit(tool.fn, **arguments)
+        future = self._pool(tool).submit(_in_thread, tool.fn, arguments)
         try:
             return future.result(timeout=tool.timeout)
         except TimeoutError:
@@ -172,4 +192,4 @@ async def with_deadline(coro: Any, seconds: float, reported: float | None = None
         raise
 
 
-__all__ = ["DeadlineExceeded", "Executor", "LocalExecutor", "with_deadline"]
+__all__ = ["DeadlineExceeded", "Executor", "LocalExecutor", "ToolRaised", "with_deadline"]

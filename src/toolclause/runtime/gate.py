@@ -35,12 +35,22 @@ from .claim import CallContext, ClaimStage, PassThrough
 from .confirmation import Confirmations
 from .envelope import Result
 from .errors import CODES, CallError, ToolError, infrastructure_code, standard_error
-from .executor import DeadlineExceeded, Executor, LocalExecutor
+from .executor import DeadlineExceeded, Executor, LocalExecutor, ToolRaised
+from .numbers import INTEGER, apply_integers
 from .policy import DEFAULT_POLICY, CallPolicy, host_key
 from .registration import BoundTool
 from .registry import Routing, ToolRegistry
-from .signature import IDEMPOTENCY_KEY, to_json_value
-from .validation import public, readable_path, schema_errors, validation_message
+from .signature import IDEMPOTENCY_KEY, json_data, to_json_value
+from .validation import (
+    HIDDEN,
+    declared_names,
+    public,
+    readable_path,
+    safe_path,
+    schema_errors,
+    unknown_key_path,
+    validation_message,
+)
 
 logger = logging.getLogger("toolclause.runtime")
 _INFO = logging.INFO
@@ -117,31 +127,39 @@ class Gate:
             its outcome instead of answering IDEMPOTENCY_IN_PROGRESS at once.
         """
         started = _perf()
-        if headers or meta:
-            idempotency_key = host_key(idempotency_key, headers, meta)
-        tool, prepared = self._prepare(name, arguments, run, idempotency_key, routing)
-        if type(prepared) is Result:
-            return self._done(prepared, name, started, run, call_id)
-        policy = self._special.get(tool.name) if self._special else None
-        ticket = token_fp = None
-        if policy is not None:
-            prepared, ticket, token_fp = self._claim_and_finish(tool, policy, prepared, run, idempotency_key,
-                                                                principal, call_id, wait)
-            if type(ticket) is Result:
-                return self._done(ticket, name, started, run, call_id)
         try:
-            value = self.executor.run(tool, prepared)
-        except DeadlineExceeded as exc:
-            return self._done(self._timed_out(tool, exc, ticket), name, started, run, call_id, exc)
-        except Exception as exc:  # noqa: BLE001 - the boundary: every exception becomes an envelope
-            result, error = self._failure(tool, exc), exc
-        else:
-            result, error = self._output(tool, value), None
-        if token_fp is not None:
-            result = self._with_confirmation(tool, policy, result, principal, token_fp)
-        if ticket is not None:
-            result = self._settle(tool, ticket, result)
-        return self._done(result, name, started, run, call_id, error)
+            if headers or meta:
+                idempotency_key = host_key(idempotency_key, headers, meta)
+            tool, prepared = self._prepare(name, arguments, run, idempotency_key, routing)
+            if type(prepared) is Result:
+                return self._done(prepared, name, started, run, call_id)
+            policy = self._special.get(tool.name) if self._special else None
+            ticket = token_fp = None
+            if policy is not None:
+                prepared, ticket, token_fp = self._claim_and_finish(tool, policy, prepared, run, idempotency_key,
+                                                                    principal, call_id, wait)
+                if type(ticket) is Result:
+                    return self._done(ticket, name, started, run, call_id)
+            try:
+                value = self.executor.run(tool, prepared)
+            except DeadlineExceeded as exc:
+                return self._done(self._timed_out(tool, exc, ticket), name, started, run, call_id, exc)
+            except Exception as exc:  # noqa: BLE001 - the boundary: every exception becomes an envelope
+                result, error = self._failure(tool, exc), exc
+            except BaseException as exc:
+                if isinstance(exc, KeyboardInterrupt):
+                    raise  # in this thread, Ctrl-C is the user's, not the tool's
+                error = _raised(exc)
+                result = self._failure(tool, error)
+            else:
+                result, error = self._output(tool, value), None
+            if token_fp is not None:
+                result = self._with_confirmation(tool, policy, result, principal, token_fp)
+            if ticket is not None:
+                result = self._settle(tool, ticket, result)
+            return self._done(result, name, started, run, call_id, error)
+        except Exception as exc:  # noqa: BLE001 - call() never raises for anything the model or the tool did
+            return self._crashed(name, exc, started, run, call_id)
 
     async def acall(self, name: str, arguments: Any = None, *, run: Any = None, call_id: str | None = None,
                     idempotency_key: str | None = None, principal: str | None = None,
@@ -152,31 +170,39 @@ class Gate:
         The claim stage's store calls run in a worker thread, so a slow store never blocks the loop.
         """
         started = _perf()
-        if headers or meta:
-            idempotency_key = host_key(idempotency_key, headers, meta)
-        tool, prepared = self._prepare(name, arguments, run, idempotency_key, routing)
-        if type(prepared) is Result:
-            return self._done(prepared, name, started, run, call_id)
-        policy = self._special.get(tool.name) if self._special else None
-        ticket = token_fp = None
-        if policy is not None:
-            prepared, ticket, token_fp = await asyncio.to_thread(
-                self._claim_and_finish, tool, policy, prepared, run, idempotency_key, principal, call_id, wait)
-            if type(ticket) is Result:
-                return self._done(ticket, name, started, run, call_id)
         try:
-            value = await self.executor.arun(tool, prepared)
-        except DeadlineExceeded as exc:
-            return self._done(self._timed_out(tool, exc, ticket), name, started, run, call_id, exc)
-        except Exception as exc:  # noqa: BLE001
-            result, error = self._failure(tool, exc), exc
-        else:
-            result, error = self._output(tool, value), None
-        if token_fp is not None:
-            result = self._with_confirmation(tool, policy, result, principal, token_fp)
-        if ticket is not None:
-            result = await asyncio.to_thread(self._settle, tool, ticket, result)
-        return self._done(result, name, started, run, call_id, error)
+            if headers or meta:
+                idempotency_key = host_key(idempotency_key, headers, meta)
+            tool, prepared = self._prepare(name, arguments, run, idempotency_key, routing)
+            if type(prepared) is Result:
+                return self._done(prepared, name, started, run, call_id)
+            policy = self._special.get(tool.name) if self._special else None
+            ticket = token_fp = None
+            if policy is not None:
+                prepared, ticket, token_fp = await asyncio.to_thread(
+                    self._claim_and_finish, tool, policy, prepared, run, idempotency_key, principal, call_id, wait)
+                if type(ticket) is Result:
+                    return self._done(ticket, name, started, run, call_id)
+            try:
+                value = await self.executor.arun(tool, prepared)
+            except DeadlineExceeded as exc:
+                return self._done(self._timed_out(tool, exc, ticket), name, started, run, call_id, exc)
+            except Exception as exc:  # noqa: BLE001
+                result, error = self._failure(tool, exc), exc
+            except BaseException as exc:
+                if isinstance(exc, KeyboardInterrupt) or _being_cancelled(exc):
+                    raise  # Ctrl-C, or this task really was cancelled: that must go on
+                error = _raised(exc)
+                result = self._failure(tool, error)
+            else:
+                result, error = self._output(tool, value), None
+            if token_fp is not None:
+                result = self._with_confirmation(tool, policy, result, principal, token_fp)
+            if ticket is not None:
+                result = await asyncio.to_thread(self._settle, tool, ticket, result)
+            return self._done(result, name, started, run, call_id, error)
+        except Exception as exc:  # noqa: BLE001 - acall() never raises for anything the model or the tool did
+            return self._crashed(name, exc, started, run, call_id)
 
     # ------------------------------------------------------------------ stages 1–3
 
@@ -227,6 +253,12 @@ class Gate:
 
     def _finish(self, tool: BoundTool, args: dict[str, Any], run: Any, drop: frozenset[str]) -> Any:
         """The validated arguments as the function takes them (converted; the gate's own keys dropped)."""
+        if tool.integers:
+            for key, where in tool.integers.items():  # whole-number floats for integer parameters (numbers.py)
+                value = args.get(key)
+                if type(value) is float or (where is not INTEGER and value is not None):
+                    apply_integers(args, tool.integers)
+                    break
         if tool.converters:
             converted = self._convert(tool, args, run)
             if type(converted) is Result:
@@ -236,15 +268,16 @@ class Gate:
         return args
 
     def _validation_failure(self, tool: BoundTool, args: dict[str, Any], run: Any, valid: bool) -> Result:
-        records, truncated = schema_errors(tool.validator, args, tool.contract.input_schema or {}) if not valid \
+        records, truncated = schema_errors(tool.validator, args, tool.contract.input_schema or {}, True) if not valid \
             else ([], False)
         if tool.reject_unknown is not None:
             declared = sorted(tool.reject_unknown)
+            names = declared_names(tool.contract.input_schema or {})
             seen = {r["path"] for r in records}
             for key in args:
-                if key not in tool.reject_unknown and f"/{key}" not in seen:
-                    records.insert(0, {"path": "/" + key.replace("~", "~0").replace("/", "~1"),
-                                       "problem": "additionalProperties", "allowed": declared[:20]})
+                path = unknown_key_path((), key, declared, names) if type(key) is str else "/" + HIDDEN
+                if key not in tool.reject_unknown and path not in seen:
+                    records.insert(0, {"path": path, "problem": "additionalProperties", "allowed": declared[:20]})
         return self._invalid(tool, run, args, "VALIDATION_ERROR", validation_message(tool.name, records, truncated),
                              records)
 
@@ -257,9 +290,10 @@ class Gate:
                 try:
                     args[key] = adapter.validate_python(args[key])
                 except pydantic.ValidationError as exc:
+                    names = declared_names(tool.contract.input_schema or {})
                     for e in exc.errors(include_input=False, include_url=False)[:20]:
-                        path = "/" + "/".join(str(p) for p in (key, *e["loc"]))
-                        records.append({"path": path, "problem": e["type"], "expected": e["msg"]})
+                        records.append({"path": safe_path((key, *e["loc"]), names), "problem": e["type"],
+                                        "expected": e["msg"]})
         if not records:
             return None
         message = f"{tool.name}: {len(records)} problem(s) in the arguments: " + "; ".join(
@@ -397,13 +431,14 @@ class Gate:
     def _output(self, tool: BoundTool, value: Any) -> Result:
         try:
             data = value if type(value) is dict else to_json_value(value, tool.output_adapter)
+            data = json_data(data)
             checked = tool.output_validator is None or tool.output_validator.is_valid(
                 {"result": data} if tool.wrapped else data)
         except Exception:  # noqa: BLE001 - a value with no JSON form is a contract violation too
             return self._violation(tool, [{"path": "", "problem": "type", "expected": "a JSON value"}], value)
         if not checked:
             records, _ = schema_errors(tool.output_validator, {"result": data} if tool.wrapped else data,
-                                       tool.contract.output_schema or {})
+                                       tool.contract.output_schema or {}, True)
             return self._violation(tool, records, data)
         return Result(True, data, None, "", tool.name, None, tool.wrapped)
 
@@ -446,6 +481,19 @@ class Gate:
         action = exc.user_action or (spec.user_action if spec else "contact_support")
         return CallError(exc.code, str(exc.message), bool(retryable), action, tuple(exc.details))
 
+    def _crashed(self, name: Any, exc: Exception, started: float, run: Any, call_id: str | None) -> Result:
+        """The last line of defence: a failure in the gate itself (or in a part plugged into it)."""
+        shown = name if isinstance(name, str) and len(name) <= 64 else "<tool>"
+        trace = new_trace_id()
+        try:
+            return self._done(Result(False, error=standard_error(
+                "INTERNAL_ERROR", f"{shown}: the call failed unexpectedly; this is not caused by the arguments. "
+                                  f"The failure is logged under trace {trace}"), trace_id=trace, tool=shown),
+                shown, started, run, call_id, exc)
+        except Exception:  # noqa: BLE001 - a logging handler that fails must not turn this into a raise
+            return Result(False, error=standard_error("INTERNAL_ERROR", f"{shown}: the call failed unexpectedly"),
+                          trace_id=trace, tool=shown)
+
     # ------------------------------------------------------------------ the record
 
     def _done(self, result: Result, name: Any, started: float, run: Any, call_id: str | None,
@@ -474,6 +522,21 @@ _LEVELS = {code: logging.INFO for code in ("INVALID_ARGUMENTS_JSON", "VALIDATION
                                             "REPEATED_INVALID_CALL")}
 _LEVELS.update({"INTERNAL_ERROR": logging.ERROR, "OUTPUT_CONTRACT_VIOLATION": logging.ERROR,
                 "PERSISTENCE_ERROR": logging.ERROR})
+
+
+def _raised(exc: BaseException) -> ToolRaised:
+    """A SystemExit, GeneratorExit or CancelledError the tool raised itself, as an Exception the gate reports."""
+    wrapped = ToolRaised(f"the tool raised {type(exc).__name__}")
+    wrapped.__cause__ = exc
+    return wrapped
+
+
+def _being_cancelled(exc: BaseException) -> bool:
+    """Whether a CancelledError is a real cancellation of the awaiting task (not one the tool raised)."""
+    if not isinstance(exc, asyncio.CancelledError):
+        return False
+    task = asyncio.current_task()
+    return task is None or task.cancelling() > 0
 
 
 def _copy(value: Any) -> Any:

@@ -26,6 +26,7 @@ from ..model import Diagnostic, Origin, Severity, ToolContract
 from ..rules.result import r001_unstructured_error, r003_default_mismatch
 from ..schema.validators import ARGUMENTS, compile_schema
 from .errors import CodeSpec, ToolRegistrationError
+from .numbers import integer_plan
 from .signature import (IDEMPOTENCY_KEY, IDEMPOTENCY_KEY_SCHEMA, WRAPPED_KEY, accepts_any_keyword,
                         describe_function, output_schema_for)
 
@@ -55,6 +56,7 @@ class BoundTool:
     timeout: float | None = None
     idempotency: str | None = None
     diagnostics: tuple[Diagnostic, ...] = ()
+    integers: Mapping[str, Any] = field(default_factory=dict)  # whole-number floats made ints here (numbers.py)
 
     name: str = ""  # the contract's name, copied: read on every call
 
@@ -192,7 +194,7 @@ def _bind(contract: ToolContract, fn: Callable[..., Any], *, idempotency: str | 
                      wrapped=bool((contract.output_schema or {}).get(WRAPPED_KEY)), defaults=defaults,
                      drop=supplied, reject_unknown=reject_unknown, converters=converters,
                      output_adapter=output_adapter, errors={**_declared_errors(contract)}, timeout=timeout,
-                     idempotency=idempotency, diagnostics=tuple(diagnostics))
+                     idempotency=idempotency, diagnostics=tuple(diagnostics), integers=integer_plan(schema))
 
 
 # A Toolbox is not a provider: a name like `math.add` is fine here (MCP allows dots) and

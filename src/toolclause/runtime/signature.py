@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
+import json
 import re
 import types
 import typing
@@ -193,12 +194,52 @@ def accepts_any_keyword(fn: Callable[..., Any]) -> bool:
     return any(p.kind is p.VAR_KEYWORD for p in inspect.signature(fn).parameters.values())
 
 
+def _not_json(value: Any) -> Any:
+    raise TypeError(type(value).__name__)
+
+
+# One C encoder for every check, built once: no markers dict (so no state shared between threads);
+# a cycle ends in RecursionError like any value too deep to write.
+_json_check: Callable[..., Any] = (
+    json.encoder.c_make_encoder(None, _not_json, json.encoder.encode_basestring, None, ":", ",", False, False, False)
+    if json.encoder.c_make_encoder is not None else
+    lambda value, _level: json.JSONEncoder(allow_nan=False, separators=(",", ":")).encode(value))
+# NaN and Infinity stay floats through the conversion, so the check after it refuses them (never null)
+_ANY = TypeAdapter(Any, config=pydantic.ConfigDict(ser_json_inf_nan="constants"))
+
+
+def json_data(value: Any) -> Any:
+    """`value` when it is JSON data, else its JSON form (datetime → text, set → list …); raises when it has none.
+
+    The check is one C encode (cycles, NaN, Infinity and depth are refused
+    there); only a value that fails it is converted, by pydantic, and checked again.
+    What the encoder takes as it is stays as it is (a tuple is written as an array,
+    a number key as text).
+    """
+    if type(value) is dict:  # the common case, a flat object of text keys and simple values: one loop
+        for key, item in value.items():
+            kind = type(item)
+            if type(key) is not str or not (kind is str or kind is int or kind is bool or item is None
+                                            or (kind is float and item - item == 0)):
+                break
+        else:
+            return value
+    try:
+        _json_check(value, 0)
+        return value
+    except (TypeError, ValueError, RecursionError):
+        pass
+    converted = _ANY.dump_python(value, mode="json")
+    _json_check(converted, 0)
+    return converted
+
+
 def to_json_value(value: Any, adapter: TypeAdapter | None) -> Any:
     """A function's return value as JSON data (pydantic models, dataclasses, enums … dumped)."""
     if type(value) in (dict, list, str, int, float, bool) or value is None:
         return value
-    if adapter is not None:
-        return adapter.dump_python(value, mode="json")
+    if adapter is not None:  # a value of another type than annotated: the output check reports it, no warning
+        return adapter.dump_python(value, mode="json", warnings=False)
     if isinstance(value, pydantic.BaseModel):
         return value.model_dump(mode="json")
     if dataclasses.is_dataclass(value) and not isinstance(value, type):

@@ -54,7 +54,7 @@ class Toolbox(Gate):
         own `timeout=` wins.  Enforcing a limit on a sync tool in `call()` runs
         it in a worker thread.
     correction_budget: failed attempts a model may make at one tool in one run
-        after its first mistake (3).
+        (`call(..., run=…)`) after its first mistake (3).  Calls without `run=` have no budget.
     max_argument_bytes: raw arguments larger than this are refused (1 MiB).
     executor: what runs a tool once its call passed the gate (default: its Python function).
     retention: seconds a completed record is kept and replayed (24 h).

@@ -28,17 +28,20 @@ from ..suggest import closest
 MAX_PROBLEMS = 20
 
 
-def schema_errors(validator: Any, instance: Any, schema: Mapping[str, Any]) -> tuple[list[dict[str, Any]], bool]:
+def schema_errors(validator: Any, instance: Any, schema: Mapping[str, Any],
+                  hide_undeclared: bool = False) -> tuple[list[dict[str, Any]], bool]:
     """(problems as `details` records, missing/unknown keys first, at most MAX_PROBLEMS; whether some were cut).
 
     A record may carry `_got` (the JSON type that was sent) for the message;
     `public` drops it from the envelope, whose records are exactly
-    {path, problem, expected, allowed}.
+    {path, problem, expected, allowed}.  With `hide_undeclared` (the gate: the
+    paths go to a model) paths name only what the schema declares (see `safe_path`).
     """
     keys: list[dict[str, Any]] = []
     others: list[dict[str, Any]] = []
+    names = declared_names(schema) if hide_undeclared else None
     for error in validator.iter_errors(instance):
-        for record in _records(error, instance, schema):
+        for record in _records(error, instance, schema, names):
             (keys if record["problem"] in ("required", "additionalProperties") else others).append(record)
         if len(keys) + len(others) >= MAX_PROBLEMS * 2:
             break
@@ -50,9 +53,66 @@ def public(records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     return [{k: v for k, v in r.items() if not k.startswith("_")} for r in records]
 
 
-def _records(error: Any, instance: Any, root: Mapping[str, Any]) -> Iterable[dict[str, Any]]:
-    failure = _Failure(error, "".join("/" + escape_token(t) for t in error.instance_path), failed_keyword(error),
-                       _at(instance, error.instance_path), root)
+# --------------------------------------------------------------------------- what a path may show
+
+MAX_PATH_CHARS = 256
+HIDDEN = "*"
+"""A key the schema does not declare stands as this in a path: the model wrote it, and it may hold anything."""
+_NAMES_MEMO: dict[int, tuple[Any, frozenset[str]]] = {}
+_MAX_SCHEMA_NODES = 100_000
+
+
+def declared_names(schema: Any) -> frozenset[str]:
+    """Every property name (and required name) declared anywhere in `schema`, kept per schema object."""
+    memo = _NAMES_MEMO.get(id(schema))
+    if memo is not None and memo[0] is schema:
+        return memo[1]
+    names: set[str] = set()
+    stack, seen = [schema], 0
+    while stack and seen < _MAX_SCHEMA_NODES:
+        node = stack.pop()
+        seen += 1
+        if isinstance(node, dict):
+            properties = node.get("properties")
+            if isinstance(properties, dict):
+                names.update(k for k in properties if isinstance(k, str))
+            required = node.get("required")
+            if isinstance(required, list):
+                names.update(k for k in required if isinstance(k, str))
+            stack.extend(v for k, v in node.items() if isinstance(v, (dict, list)) and k not in ("enum", "const",
+                                                                                               "default", "examples"))
+        elif isinstance(node, list):
+            stack.extend(v for v in node if isinstance(v, (dict, list)))
+    found = frozenset(names)
+    if len(_NAMES_MEMO) >= 256:
+        _NAMES_MEMO.clear()
+    _NAMES_MEMO[id(schema)] = (schema, found)
+    return found
+
+
+def safe_path(tokens: Iterable[Any], names: frozenset[str] | None) -> str:
+    """A JSON Pointer into what the model sent that repeats only array indexes and declared names, cut at
+    MAX_PATH_CHARS: any other key (a free-form dict's, or one no schema declares) is HIDDEN.  Without
+    `names`, every key is shown."""
+    return _cut_path("".join("/" + (str(t) if type(t) is int else escape_token(t) if names is None or t in names
+                                    else HIDDEN) for t in tokens))
+
+
+def _cut_path(path: str) -> str:
+    return path if len(path) <= MAX_PATH_CHARS else path[: MAX_PATH_CHARS - 1] + "…"
+
+
+def unknown_key_path(parent: Iterable[Any], key: str, declared: Iterable[str], names: frozenset[str] | None) -> str:
+    """The path of a key that is not a parameter: shown only when it is a near miss of a declared name
+    (`old-string` for `old_string`, what did-you-mean needs), else HIDDEN (without `names`, always shown)."""
+    shown = key if names is None or (len(key) <= 64 and closest(key, list(declared)) is not None) else HIDDEN
+    return _cut_path(safe_path(parent, names) + "/" + escape_token(shown))
+
+
+def _records(error: Any, instance: Any, root: Mapping[str, Any],
+             names: frozenset[str] | None) -> Iterable[dict[str, Any]]:
+    failure = _Failure(error, safe_path(error.instance_path, names), failed_keyword(error),
+                       _at(instance, error.instance_path), root, names)
     explain = _EXPLAIN.get(type(error.kind))
     if explain is not None:
         yield from explain(failure)
@@ -70,6 +130,7 @@ class _Failure:
     problem: str
     value: Any
     root: Mapping[str, Any]
+    names: frozenset[str] | None
 
     @property
     def kind(self) -> Any:
@@ -91,7 +152,8 @@ def _unknown_keys(f: _Failure) -> Iterable[dict[str, Any]]:
     node = f.parent_schema()
     declared = sorted(node.get("properties", {})) if isinstance(node.get("properties"), dict) else []
     for key in f.kind.unexpected:
-        yield _record(f"{f.path}/{escape_token(key)}", f.problem, allowed=declared[:MAX_PROBLEMS] if declared else None)
+        yield _record(unknown_key_path(f.error.instance_path, key, declared, f.names), f.problem,
+                      allowed=declared[:MAX_PROBLEMS] if declared else None)
 
 
 def _wrong_type(f: _Failure) -> Iterable[dict[str, Any]]:
@@ -301,6 +363,13 @@ def describe(records: Sequence[dict[str, Any]]) -> list[str]:
         path, problem = record["path"], record["problem"]
         name = f"'{_short(readable_path(path))}'"
         if problem == "additionalProperties":
+            if path.rpartition("/")[2] == HIDDEN:
+                where = path.rpartition("/")[0]
+                names = ", ".join(_short(str(a), 40) for a in record.get("allowed", [])[:10])
+                phrases.append(("an argument" if not where else f"'{_short(readable_path(where))}' has a key")
+                               + " that is not a parameter (its name is not repeated here)"
+                               + (f"; the names allowed are {names}" if names else ""))
+                continue
             if path in pairs:
                 phrases.append(f"{name} given, '{_short(readable_path(pairs[path]))}' expected")
                 continue
