@@ -145,7 +145,7 @@ def _http_headers(ctx: click.Context, param: click.Parameter,
               help="--url: send this HTTP header with every request (repeatable), e.g. "
                    "--header \"Authorization: Bearer $TOKEN\".")
 @click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=30.0, show_default=True,
-              metavar="SECONDS", help="--server/--url: how long the server may take to start and list everything.")
+              metavar="SECONDS", help="--server/--url: how long the whole live lint may take (start, list, lint).")
 @click.option("--statistics", is_flag=True, help="End with a count of findings per code (on stderr for machine formats).")
 def lint_command(paths: tuple[str, ...], targets: str | None, output_format: str, select: str | None,
                  ignore: str | None, fail_on: str | None, fix: bool, config_file: str | None,

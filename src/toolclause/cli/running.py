@@ -8,10 +8,15 @@ prints or exits: problems the user must fix are raised as `CliError` (exit 2).
 from __future__ import annotations
 
 import os
+import signal
+import threading
+import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from ..linting.baseline import BaselineError, dumps_baseline, filter_new, parse_baseline
 from ..linting.config import ConfigError, LintConfig, check_code, discover_config, parse_targets, read_config_file
@@ -52,7 +57,7 @@ class LintRequest:
     server: str | None = None  # a live server's command line (stdio)…
     url: str | None = None  # …or its Streamable HTTP URL, instead of paths
     headers: tuple[tuple[str, str], ...] = ()  # HTTP headers for --url (credentials)
-    timeout: float = 30.0  # seconds a live server may take to start and list everything
+    timeout: float = 30.0  # seconds the whole live lint may take: start, list everything, lint
     statistics: bool = False  # a count per code after the findings
 
 
@@ -219,11 +224,44 @@ def _write_baseline(request: LintRequest, diagnostics: Iterable[Diagnostic]) -> 
 
 # --------------------------------------------------------------------------- the run
 
+class _Expired(BaseException):
+    """The live lint's --timeout passed (a BaseException: the engine reports a rule's Exception and goes on)."""
+
+
+@contextmanager
+def _within(seconds: float | None, label: str) -> Iterator[None]:
+    """Bound what runs inside by `seconds` of wall time, with SIGALRM (main thread, POSIX); else unbounded."""
+    if seconds is None or not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def expired(signum: int, frame: Any) -> None:
+        raise _Expired()
+
+    previous = signal.signal(signal.SIGALRM, expired)
+    signal.setitimer(signal.ITIMER_REAL, max(seconds, 0.001))
+    try:
+        yield
+    except _Expired:
+        raise CliError(f"{label}: the lint did not finish within --timeout; nothing was reported "
+                       f"(raise --timeout, or lint a saved snapshot)") from None
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
 def run_lint(request: LintRequest, progress: Progress | None = None) -> tuple[LintRun, LintConfig]:
     config = build_config(request)
     accepted = _read_baseline(request)  # a bad baseline fails before any work
+    started = time.monotonic()
     loaded = _load(request)
-    report = lint_loaded_result(loaded, config, progress)
+    if request.server is not None or request.url is not None:
+        # --timeout bounds the whole live lint: what listing left of it is the linting's
+        label = f"server '{request.server}'" if request.server is not None else f"server {request.url}"
+        with _within(request.timeout - (time.monotonic() - started), label):
+            report = lint_loaded_result(loaded, config, progress)
+    else:
+        report = lint_loaded_result(loaded, config, progress)
     fixes = None
     if request.fix:
         loaded, report, fixes = _fix(request, loaded, report, config, progress)

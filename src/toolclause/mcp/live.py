@@ -33,7 +33,8 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 
-from ..loading import LoadResult, contracts_from_document
+from ..loading import MAX_DOCUMENT_BYTES, LoadResult, contracts_from_document
+from ..model import Unreadable
 
 DEFAULT_TIMEOUT = 30.0
 MAX_PAGES = 1000  # a server whose cursors never end is reported, not followed forever
@@ -44,6 +45,10 @@ _SDK_LOGGERS = ("mcp", "httpx", "httpx2", "httpcore")
 
 class LiveServerError(Exception):
     """A live server could not be listed; the message is one line naming it."""
+
+
+class ListingTooLarge(LiveServerError):
+    """The server's listing is larger than a document the loader reads (MAX_DOCUMENT_BYTES)."""
 
 
 # --------------------------------------------------------------------------- public API
@@ -88,11 +93,23 @@ def snapshot_url(url: str, timeout: float = DEFAULT_TIMEOUT,
 
 
 def load_server(command: str, timeout: float = DEFAULT_TIMEOUT, cwd: str | None = None) -> LoadResult:
-    return _contracts(snapshot_server(command, timeout, cwd), f"server:{command}")
+    file = f"server:{command}"
+    try:
+        return _contracts(snapshot_server(command, timeout, cwd), file)
+    except ListingTooLarge as exc:
+        return _too_large(exc, file)
 
 
 def load_url(url: str, timeout: float = DEFAULT_TIMEOUT, headers: Mapping[str, str] | None = None) -> LoadResult:
-    return _contracts(snapshot_url(url, timeout, headers), url)
+    try:
+        return _contracts(snapshot_url(url, timeout, headers), url)
+    except ListingTooLarge as exc:
+        return _too_large(exc, url)
+
+
+def _too_large(exc: ListingTooLarge, file: str) -> LoadResult:
+    """Refused as a file over the size limit is: unreadable (too-large), and the run goes on to exit 2."""
+    return LoadResult(tools=[], unreadable=[Unreadable("too-large", str(exc), file=file)], files=1, documents={})
 
 
 class _HttpStatus:
@@ -130,7 +147,7 @@ def _run(connect: Callable[[], AsyncContextManager[Any]], label: str, timeout: f
         except LiveServerError as exc:
             # the message quotes what the server sent (its error text, stderr, stdout): printed
             # raw, escape sequences would clear the terminal or forge lines of the report
-            raise LiveServerError(printable(str(exc), MAX_MESSAGE_CHARS)) from None
+            raise type(exc)(printable(str(exc), MAX_MESSAGE_CHARS)) from None
 
 
 async def _snapshot(connect: Callable[[], AsyncContextManager[Any]], label: str, timeout: float,
@@ -152,6 +169,8 @@ async def _snapshot(connect: Callable[[], AsyncContextManager[Any]], label: str,
                 async with ClientSession(read, write, message_handler=on_message) as session:
                     snapshot = await _list_everything(session, phase)
     except Exception as exc:  # noqa: BLE001 - every failure becomes one line naming the server
+        if isinstance(_innermost(exc), ListingTooLarge):
+            raise ListingTooLarge(f"{label}: {_innermost(exc)}") from None
         if garbage:
             raise LiveServerError(_garbage_message(label, garbage[0])) from None
         refused = status.explain(label) if status is not None else None
@@ -191,8 +210,13 @@ async def _all_pages(method: Callable[..., Any], field: str, phase: list[str]) -
     items: list[Any] = []
     cursor: str | None = None
     seen: set[str] = set()
+    size = 0
     for _ in range(MAX_PAGES):
         result = await method(params=types.PaginatedRequestParams(cursor=cursor) if cursor is not None else None)
+        size += len(result.model_dump_json(by_alias=True, exclude_unset=True))
+        if size > MAX_DOCUMENT_BYTES:
+            raise ListingTooLarge(f"{phase[0]} sent more than {MAX_DOCUMENT_BYTES // (1024 * 1024)} MiB; documents "
+                                  f"over {MAX_DOCUMENT_BYTES // (1024 * 1024)} MiB are not read")
         items.extend(getattr(result, field))
         cursor = result.next_cursor
         if cursor is None:
@@ -402,4 +426,4 @@ def _quiet_sdk() -> Iterator[None]:
             logger.setLevel(level)
 
 
-__all__ = ["DEFAULT_TIMEOUT", "LiveServerError", "load_server", "load_url", "snapshot_server", "snapshot_url"]
+__all__ = ["DEFAULT_TIMEOUT", "ListingTooLarge", "LiveServerError", "load_server", "load_url", "snapshot_server", "snapshot_url"]

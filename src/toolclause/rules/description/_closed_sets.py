@@ -132,13 +132,18 @@ def _bare_possible(text: str) -> bool:
     return len(seen) >= 2
 
 
+MAX_DESCRIPTION_CHARS = 2000
+"""A description is read up to here: a closed set is announced early, and some of the list
+searches below grow with the square of one sentence's length (40 KB took seconds)."""
+
+
 @lru_cache(maxsize=65536)
 def closed_set(description: str, free_text: bool) -> tuple[tuple[str, ...], str] | None:
     """(values, the text that listed them) when the description names a closed set.
 
     Cached: corpora and real servers repeat property descriptions many times.
     """
-    found = _closed_set(description, free_text)
+    found = _closed_set(description[:MAX_DESCRIPTION_CHARS], free_text)
     return (tuple(found[0]), found[1]) if found else None
 
 

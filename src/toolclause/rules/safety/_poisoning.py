@@ -21,6 +21,7 @@ must pass before the detectors run.
 from __future__ import annotations
 
 import re
+import unicodedata
 
 _I = re.IGNORECASE
 
@@ -38,6 +39,32 @@ ZERO_WIDTH = re.compile("[\u200B\u2060-\u2064\u180E]|(?<!^)\uFEFF")
 # ZWNJ/ZWJ join emoji (👨‍👩‍👧) and shape Persian and Indic script; only between ASCII they hide.
 JOINERS_IN_ASCII = re.compile("(?:(?<=[\x00-\x7f])|^)[\u200C\u200D]+(?=[\x00-\x7f]|$)")
 INVISIBLE = re.compile("[\U000E0000-\U000E007F\u202A-\u202E\u2066-\u2069\u200B-\u200D\u2060-\u2064\u180E\uFEFF]")
+# Characters that show nothing (or a blank) and split a word so that matching misses it: the soft
+# hyphen ("Ign\u00adore"), the combining grapheme joiner, the Hangul fillers, Khmer inherent vowels
+# and Mongolian variation selectors.
+HIDING = re.compile("[\u00AD\u034F\u115F\u1160\u3164\uFFA0\u17B4\u17B5\u180B-\u180D]")
+# Variation selectors: one after an emoji or a CJK ideograph picks its form; a run of them
+# encodes bytes (VS1-16 = 0-15, VS17-256 = 16-255) behind an emoji no one sees.
+VARIATION_RUN = re.compile("[\uFE00-\uFE0F\U000E0100-\U000E01EF]{2,}")
+STRAY_IDEOGRAPHIC_VS = re.compile("(?<![\u3400-\u4DBF\u4E00-\u9FFF\uF900-\uFAFF\U00020000-\U0003FFFF])"
+                                  "[\U000E0100-\U000E01EF]")
+# Everything removed before matching: whatever hides inside a word, or spells nothing.
+_REMOVED = re.compile("[\U000E0000-\U000E007F\u202A-\u202E\u2066-\u2069\u200B-\u200F\u2060-\u2064\u180E\uFEFF"
+                      "\u00AD\u034F\u115F\u1160\u3164\uFFA0\u17B4\u17B5\u180B-\u180D\uFE00-\uFE0F"
+                      "\U000E0100-\U000E01EF]")
+
+
+def decode_variation_selectors(run: str) -> str:
+    """The bytes a run of variation selectors encodes, as text (what the smuggled payload says)."""
+    data = bytes(ord(c) - 0xFE00 if ord(c) <= 0xFE0F else ord(c) - 0xE0100 + 16 for c in run)
+    return data.decode("utf-8", "replace")
+
+
+def normalised(text: str) -> str:
+    """The text as it reads: invisible characters removed, then NFKC (fullwidth 'Ｉｇｎｏｒｅ' → 'Ignore')."""
+    if text.isascii():
+        return text
+    return unicodedata.normalize("NFKC", _REMOVED.sub("", text))
 LATIN = re.compile("[A-Za-z]")
 LOOKALIKE_SCRIPTS = re.compile("[\u0370-\u03FF\u0400-\u04FF]")
 
@@ -48,7 +75,12 @@ UNICODE_NAMES = {
     "\u202C": "U+202C pop directional formatting", "\u202D": "U+202D left-to-right override",
     "\u202E": "U+202E right-to-left override", "\u2066": "U+2066 left-to-right isolate",
     "\u2067": "U+2067 right-to-left isolate", "\u2068": "U+2068 first strong isolate",
-    "\u2069": "U+2069 pop directional isolate",
+    "\u2069": "U+2069 pop directional isolate", "\u00AD": "U+00AD soft hyphen",
+    "\u034F": "U+034F combining grapheme joiner", "\u115F": "U+115F Hangul choseong filler",
+    "\u1160": "U+1160 Hangul jungseong filler", "\u3164": "U+3164 Hangul filler",
+    "\uFFA0": "U+FFA0 halfwidth Hangul filler", "\u17B4": "U+17B4 Khmer vowel inherent aq",
+    "\u17B5": "U+17B5 Khmer vowel inherent aa", "\u180B": "U+180B Mongolian variation selector",
+    "\u180C": "U+180C Mongolian variation selector", "\u180D": "U+180D Mongolian variation selector",
 }
 
 # --------------------------------------------------------------------------- phrases
@@ -120,11 +152,20 @@ SECRET_PATH = re.compile(
     r"|claude_desktop_config\.json|\.netrc\b|\.pgpass\b|/etc/(?:passwd|shadow)\b|\.git-credentials\b"
     r"|\.docker/config\.json|\.kube/config\b|\.(?:bash|zsh)_history\b|\bwallet\.dat\b|\.gnupg\b|\.npmrc\b"
     r"|\.pypirc\b|(?<![\w.])\.env\b(?![.\w-])", _I)
-# An imperative read: at the start of a clause or after a modal ("you must read", "please open").
+# An imperative: at the start of a clause or after a modal ("you must read", "please open").
+_IMPERATIVE = (r"(?:^|[.!:;,(\n]\s*|\b(?:must|should|please|first|then|also|and|now|you|to\s+first|need\s+to"
+               r"|have\s+to)\s+)")
 READ_REQUEST = re.compile(
-    r"(?:^|[.!:;,(\n]\s*|\b(?:must|should|please|first|then|also|and|now|you|to\s+first|need\s+to|have\s+to)\s+)"
+    _IMPERATIVE +
     r"(?:read|open|cat|dump|print|output|load|fetch|access|grab|copy|extract|collect|retrieve|get|send|upload|"
     r"include|attach|pass|provide|append|forward)\b", _I)
+# Asking for what a secret file holds with a verb that is no read: "put the full contents of ~/.aws/credentials
+# here" (matched on the text before the path).
+CONTENTS_REQUEST = re.compile(
+    _IMPERATIVE
+    + r"(?P<verb>put|paste|insert|add|give|show|return|write|echo|share|embed|display|reveal|list|type|fill)\b"
+    r"[^.\n]{0,40}?\b(?:contents?|text|body|lines?)\s+of\s+(?:the\s+|your\s+)?(?:file\s+)?(?:at\s+|in\s+)?"
+    r"[`'\"]?[~$\w/.{}-]*$", _I)
 # Passing something along inside an argument: "pass its content as 'sidenote'".
 SMUGGLE = re.compile(
     r"\b(?:pass|send|include|put|provide|add|append|insert|attach|place|embed|encode|copy)\b[^.\n]{0,80}?"
@@ -180,7 +221,10 @@ CJK_ANCHORS = ("무시", "잊", "알리지", "말하지", "알려주지", "보�
                "모르게", "몰래", "눈치", "사용자가", "忽略", "不要告诉", "不要通知", "不要让用户", "保密", "隐瞒")
 STRANGE_CHARACTERS = re.compile(
     "[\U000E0000-\U000E007F\u202A-\u202E\u2066-\u2069\u200B-\u200D\u2060-\u2064\u180E\uFEFF"
-    "\u0370-\u03FF\u0400-\u04FF]")
+    "\u0370-\u03FF\u0400-\u04FF"
+    # what hides inside a word, variation selectors, fullwidth letters (matched once normalised)
+    "\u00AD\u034F\u115F\u1160\u3164\uFFA0\u17B4\u17B5\u180B-\u180D\uFE00-\uFE0F\U000E0100-\U000E01EF"
+    "\uFF21-\uFF3A\uFF41-\uFF5A]")
 
 
 def text_words(lowered: str) -> list[bytes]:
