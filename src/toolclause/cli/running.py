@@ -23,7 +23,8 @@ from ..linting.config import ConfigError, LintConfig, check_code, discover_confi
 from ..linting.engine import LintReport, lint_contracts, lint_loaded, sort_diagnostics, tool_sets
 from ..linting.fix import SkippedFix, can_write_back
 from ..loading import LoadResult, load_paths
-from ..model import Diagnostic, Severity, ToolContract
+from ..loading.result import DuplicateKey
+from ..model import Diagnostic, Severity, ToolContract, escape_token
 from ..report.base import FixSummary, LintRun
 from ..rules.base import LintContext
 from .fixing import fix_pass
@@ -224,6 +225,30 @@ def _write_baseline(request: LintRequest, diagnostics: Iterable[Diagnostic]) -> 
 
 # --------------------------------------------------------------------------- the run
 
+def duplicate_key_warnings(found: Iterable[DuplicateKey], tools: Sequence[ToolContract],
+                           config: LintConfig) -> list[Diagnostic]:
+    """S001 warnings for keys an object repeats: the file is read (the last value wins), the loss is reported,
+    on the tool whose object holds it (its pointer then inside the tool, as rules report), else on the file."""
+    if not config.enabled("S001"):
+        return []
+    from ..rules import BY_CODE
+
+    out = []
+    for d in found:
+        if config.ignored_in_file("S001", d.file):
+            continue
+        pointer = f"{d.pointer}/{escape_token(d.key)}"
+        holder = max((t for t in tools if t.origin.file == d.file and (t.origin.line is None or t.origin.line == d.line)
+                      and pointer.startswith(t.origin.base + "/")), key=lambda t: len(t.origin.base), default=None)
+        out.append(Diagnostic(
+            "S001", BY_CODE["S001"].name, Severity.WARNING,
+            f"the key '{d.key}' appears more than once in this object; a JSON parser keeps only the last value and "
+            f"drops the others without a word, so the tool is not what the file seems to say — keep one",
+            tool=holder.name if holder is not None else None, file=d.file,
+            pointer=pointer[len(holder.origin.base):] if holder is not None else pointer, line=d.line))
+    return out
+
+
 class _Expired(BaseException):
     """The live lint's --timeout passed (a BaseException: the engine reports a rule's Exception and goes on)."""
 
@@ -262,6 +287,9 @@ def run_lint(request: LintRequest, progress: Progress | None = None) -> tuple[Li
             report = lint_loaded_result(loaded, config, progress)
     else:
         report = lint_loaded_result(loaded, config, progress)
+    if loaded.duplicate_keys:
+        report.diagnostics.extend(duplicate_key_warnings(loaded.duplicate_keys, loaded.tools, config))
+        sort_diagnostics(report.diagnostics)
     fixes = None
     if request.fix:
         loaded, report, fixes = _fix(request, loaded, report, config, progress)

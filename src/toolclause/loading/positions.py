@@ -8,16 +8,58 @@ text is well formed; it is iterative, so depth costs no recursion.
 from __future__ import annotations
 
 import re
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from ..model import escape_token
 
 _TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\]:,]|[^\s{}\[\]:,"]+', re.S)
 
 
+def _json_events(text: str) -> Iterator[tuple[bool, str, str, int]]:
+    """(is a key, pointer, key, offset) for each key and each value of well-formed JSON text, in order.
+
+    A key's pointer is the object's that holds it; a value's is its own.
+    """
+    # stack entries: [pointer, is_object, next_index]
+    stack: list[list[Any]] = []
+    expecting_key = False
+    pending_key = ""
+    import json as _json
+
+    for match in _TOKEN.finditer(text):
+        token = match.group()
+        if token in (",", ":"):
+            if token == "," and stack and stack[-1][1]:
+                expecting_key = True
+            continue
+        if token in ("}", "]"):
+            stack.pop()
+            expecting_key = False
+            continue
+        if stack and stack[-1][1] and expecting_key:
+            pending_key = token[1:-1] if "\\" not in token else _json.loads(token)
+            expecting_key = False
+            yield True, stack[-1][0], pending_key, match.start()
+            continue
+        # a value begins here: work out its pointer
+        if not stack:
+            pointer = ""
+        elif stack[-1][1]:
+            pointer = stack[-1][0] + "/" + (escape_token(pending_key) if "~" in pending_key or "/" in pending_key
+                                            else pending_key)
+        else:
+            pointer = f"{stack[-1][0]}/{stack[-1][2]}"
+            stack[-1][2] += 1
+        yield False, pointer, "", match.start()
+        if token == "{":
+            stack.append([pointer, True, 0])
+            expecting_key = True
+        elif token == "[":
+            stack.append([pointer, False, 0])
+
+
 def json_positions(text: str, first_line: int = 1) -> dict[str, tuple[int, int]]:
     """Map pointer → (line, column) of the start of each value (1-based)."""
-    positions: dict[str, tuple[int, int]] = {}
     line_starts = [0]
     for match in re.finditer("\n", text):
         line_starts.append(match.end())
@@ -32,43 +74,27 @@ def json_positions(text: str, first_line: int = 1) -> dict[str, tuple[int, int]]
                 hi = mid - 1
         return (first_line + lo, offset - line_starts[lo] + 1)
 
-    # stack entries: [pointer, is_object, next_index, pending_key]
-    stack: list[list[Any]] = []
-    expecting_key = False
-    pending_key: str | None = None
-    import json as _json
+    return {pointer: where(offset) for is_key, pointer, _, offset in _json_events(text) if not is_key}
 
-    for match in _TOKEN.finditer(text):
-        token = match.group()
-        if token in (",", ":"):
-            if token == "," and stack and stack[-1][1]:
-                expecting_key = True
+
+def json_duplicate_keys(text: str, first_line: int = 1) -> list[tuple[str, str, int]]:
+    """(pointer of the object, the key, line of its second occurrence) for each key an object repeats.
+
+    A JSON parser keeps the last value of a repeated key and drops the others
+    without a word; the text has parsed already, so the tokenizer can assume
+    it is well formed.
+    """
+    found: list[tuple[str, str, int]] = []
+    seen: dict[str, set[str]] = {}  # object pointer → the keys of the object there so far
+    for is_key, pointer, key, offset in _json_events(text):
+        if not is_key:
+            seen.pop(pointer, None)  # a new value starts here (a repeated key's second object is another object)
             continue
-        if token in ("}", "]"):
-            stack.pop()
-            expecting_key = False
-            continue
-        if stack and stack[-1][1] and expecting_key:
-            # an object key
-            pending_key = token[1:-1] if "\\" not in token else _json.loads(token)
-            expecting_key = False
-            continue
-        # a value begins here: work out its pointer
-        if not stack:
-            pointer = ""
-        elif stack[-1][1]:
-            key = pending_key or ""
-            pointer = stack[-1][0] + "/" + (escape_token(key) if "~" in key or "/" in key else key)
-        else:
-            pointer = f"{stack[-1][0]}/{stack[-1][2]}"
-            stack[-1][2] += 1
-        positions[pointer] = where(match.start())
-        if token == "{":
-            stack.append([pointer, True, 0])
-            expecting_key = True
-        elif token == "[":
-            stack.append([pointer, False, 0])
-    return positions
+        keys = seen.setdefault(pointer, set())
+        if key in keys:
+            found.append((pointer, key, first_line + text.count("\n", 0, offset)))
+        keys.add(key)
+    return found
 
 
 def yaml_positions(node: Any) -> dict[str, tuple[int, int]]:

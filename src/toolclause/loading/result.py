@@ -8,6 +8,16 @@ from typing import Any
 from ..model import Fixture, SchemaDocument, ToolContract, Unreadable
 
 
+@dataclass(frozen=True)
+class DuplicateKey:
+    """A key an object repeats in a JSON file: a parser keeps its last value and drops the others silently."""
+
+    file: str
+    pointer: str  # the object that repeats it, in the file (for JSONL, in the record on `line`)
+    key: str
+    line: int  # where it is repeated (for JSONL, the record's line)
+
+
 @dataclass
 class LoadResult:
     """Everything read from some sources.
@@ -25,6 +35,7 @@ class LoadResult:
     handoffs: list[SchemaDocument] = field(default_factory=list)
     states: list[SchemaDocument] = field(default_factory=list)
     fixtures: list[Fixture] = field(default_factory=list)  # fixture files; see contract_files.every_fixture
+    duplicate_keys: list[DuplicateKey] = field(default_factory=list)  # reported as warnings, the file still read
 
     def extend(self, other: LoadResult) -> None:
         self.tools.extend(other.tools)
@@ -34,3 +45,4 @@ class LoadResult:
         self.handoffs.extend(other.handoffs)
         self.states.extend(other.states)
         self.fixtures.extend(other.fixtures)
+        self.duplicate_keys.extend(other.duplicate_keys)

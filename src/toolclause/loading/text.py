@@ -14,8 +14,8 @@ from typing import Any
 
 from ..model import Unreadable
 from .documents import contracts_from_document
-from .positions import json_positions, lazy_locator, yaml_positions
-from .result import LoadResult
+from .positions import json_duplicate_keys, json_positions, lazy_locator, yaml_positions
+from .result import DuplicateKey, LoadResult
 
 MAX_DOCUMENT_BYTES = 32 * 1024 * 1024
 """A JSON or YAML document (or one JSONL record) larger than this is not read."""
@@ -55,12 +55,37 @@ def _nesting_depth_exceeds(text: str, limit: int) -> bool:
     return False
 
 
-def parse_json(text: str, file: str) -> tuple[Any, Unreadable | None]:
+class _RepeatedKey(Exception):
+    pass
+
+
+def _unique_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    found = dict(pairs)
+    if len(found) != len(pairs):
+        raise _RepeatedKey()
+    return found
+
+
+# json.loads with a check that no object repeats a key (a parser silently keeps the last value)
+_loads_unique = json.JSONDecoder(object_pairs_hook=_unique_pairs).decode
+
+
+def parse_json(text: str, file: str, duplicates: list[DuplicateKey] | None = None,
+               line: int | None = None) -> tuple[Any, Unreadable | None]:
+    """The document, or the problem; keys an object repeats are added to `duplicates` (when given)."""
     if _nesting_depth_exceeds(text, MAX_NESTING):
         return None, Unreadable("too-deep", f"nested deeper than {MAX_NESTING} levels; no tool definition is that "
                                             f"deep, so it was not read", file=file)
     try:
-        return json.loads(text), None
+        if duplicates is None:
+            return json.loads(text), None
+        try:
+            return _loads_unique(text), None
+        except _RepeatedKey:
+            doc = json.loads(text)
+            duplicates.extend(DuplicateKey(file, pointer, key, line or at)
+                              for pointer, key, at in json_duplicate_keys(text))
+            return doc, None
     except json.JSONDecodeError as exc:
         return None, Unreadable("invalid-json", f"invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}",
                                 file=file)
@@ -75,25 +100,28 @@ def _number_too_long(exc: ValueError, file: str) -> Unreadable:
     return Unreadable("number-too-long", f"a number too long to read ({detail[:120]})", file=file)
 
 
-def parse_document(text: str, file: str, kind: str) -> tuple[Any, Any, Unreadable | None]:
+def parse_document(text: str, file: str, kind: str, duplicates: list[DuplicateKey] | None = None
+                   ) -> tuple[Any, Any, Unreadable | None]:
     """(document, its lazy pointer → position locator, None) for JSON or YAML text, or (None, None, the problem)."""
     if kind == "yaml":
         tree, problem = parse_yaml(text, file)
         if problem:
             return None, None, problem
         return _plain(tree), lazy_locator(lambda: yaml_positions(tree)), None
-    doc, problem = parse_json(text, file)
+    doc, problem = parse_json(text, file, duplicates)
     if problem:
         return None, None, problem
     return doc, lazy_locator(lambda: json_positions(text)), None
 
 
 def _load_document_text(text: str, file: str, kind: str, input_format: str | None) -> LoadResult:
-    doc, locate, problem = parse_document(text, file, kind)
+    duplicates: list[DuplicateKey] = []
+    doc, locate, problem = parse_document(text, file, kind, duplicates)
     if problem:
         return LoadResult(files=1, unreadable=[problem])
     tools, problems = contracts_from_document(doc, file, input_format, locate)
-    return LoadResult(tools=tools, unreadable=problems, files=1, documents={file: doc})  # the document: for --fix
+    return LoadResult(tools=tools, unreadable=problems, files=1, documents={file: doc},  # the document: for --fix
+                      duplicate_keys=duplicates)
 
 
 def load_json_text(text: str, file: str, input_format: str | None = None) -> LoadResult:
@@ -118,7 +146,7 @@ def load_jsonl_lines(lines: Iterable[str], file: str, input_format: str | None =
             result.unreadable.append(Unreadable("too-large", f"record over {MAX_DOCUMENT_BYTES // (1024 * 1024)} MiB",
                                                 file=file, line=number))
             continue
-        doc, problem = parse_json(text, file)
+        doc, problem = parse_json(text, file, result.duplicate_keys, number)
         if problem:
             result.unreadable.append(replace(problem, message=problem.message.replace("line 1, ", ""), line=number))
             continue
