@@ -144,6 +144,9 @@ class Origin:
     # templates carry uriTemplate), from a server snapshot or a live server.  None means
     # unknown (a plain tool file), which is not the same as a server that declares none.
     resources: tuple[Mapping[str, Any], ...] | None = field(default=None, compare=False, repr=False)
+    # What else the server gives the model to read (its instructions, prompts, resource descriptions):
+    # (pointer in the document, text, what it is), from a server snapshot or a live server.
+    server_texts: tuple[tuple[str, str, str], ...] = field(default=(), compare=False, repr=False)
 
     def original_pointer(self, canonical: str) -> str:
         return self.base + self.pointers.to_original(canonical)

@@ -93,6 +93,32 @@ def declared_resources(doc: Any) -> tuple[Mapping[str, Any], ...] | None:
     return tuple(found) if found is not None else None
 
 
+def server_texts(doc: Any) -> tuple[tuple[str, str, str], ...]:
+    """(pointer, text, what it is) for what a server snapshot gives the model besides its tools: the
+    server's instructions, its prompts' and resources' titles and descriptions, prompt arguments'."""
+    if not isinstance(doc, dict) or not isinstance(doc.get("tools"), list):
+        return ()
+    found: list[tuple[str, str, str]] = []
+    if isinstance(doc.get("instructions"), str):
+        found.append(("/instructions", doc["instructions"], "the server's instructions"))
+    for listing, kind in (("prompts", "prompt"), *((key, "resource") for key in RESOURCE_LISTS)):
+        items = doc.get(listing)
+        for index, item in enumerate(items if isinstance(items, list) else ()):
+            if not isinstance(item, dict):
+                continue
+            name = str(item.get("name") or item.get("uri") or index)[:80]
+            for key in ("title", "description"):
+                if isinstance(item.get(key), str):
+                    found.append((f"/{listing}/{index}/{key}", item[key], f"the {key} of {kind} '{name}'"))
+            arguments = item.get("arguments")
+            for number, argument in enumerate(arguments if isinstance(arguments, list) else ()):
+                if isinstance(argument, dict) and isinstance(argument.get("description"), str):
+                    found.append((f"/{listing}/{index}/arguments/{number}/description", argument["description"],
+                                  f"the description of argument '{str(argument.get('name'))[:80]}' of {kind} "
+                                  f"'{name}'"))
+    return tuple(found)
+
+
 def contracts_from_document(doc: Any, file: str, input_format: str | None = None, locate: Any = None,
                             line: int | None = None,
                             group_prefix: str = "") -> tuple[list[ToolContract], list[Unreadable]]:
@@ -107,12 +133,13 @@ def _contracts_from_document(doc: Any, file: str, input_format: str | None, loca
     problems: list[Unreadable] = []
     fmt = None if input_format in (None, "auto") else input_format
     resources = declared_resources(doc)
+    texts = server_texts(doc)
     for obj, pointer, group, hint in iter_tool_objects(doc):
         origin = Origin(file=file, format="", base=pointer, line=line, group=group_prefix + group, locate=locate)
         try:
             tool = read_tool(obj, origin, fmt or hint)
-            if resources is not None:  # the readers rebuild Origin, so the resources go on afterwards
-                tool = replace(tool, origin=replace(tool.origin, resources=resources))
+            if resources is not None or texts:  # the readers rebuild Origin, so these go on afterwards
+                tool = replace(tool, origin=replace(tool.origin, resources=resources, server_texts=texts))
             tools.append(tool)
         except ShapeError as exc:
             problems.append(Unreadable(exc.code, str(exc), pointer, file=file, line=line))

@@ -188,6 +188,14 @@ async def _list_everything(session: ClientSession, phase: list[str]) -> dict[str
     phase[0] = "tools/list"
     tools = [_wire(t) for t in await _all_pages(session.list_tools, "tools", phase)]
     snapshot: dict[str, Any] = {"tools": tools}
+    if isinstance(initialized.instructions, str):
+        snapshot["instructions"] = initialized.instructions  # the model reads it too (X007 does)
+    if initialized.capabilities.prompts is not None:
+        phase[0] = "prompts/list"
+        try:
+            snapshot["prompts"] = [_wire(p) for p in await _all_pages(session.list_prompts, "prompts", phase)]
+        except MCPError:
+            pass  # prompts unknown: nothing of them is read
     if initialized.capabilities.resources is None:
         snapshot["resources"] = []  # the server declares no resources at all
         return snapshot

@@ -62,7 +62,7 @@ source distrusted.
 from __future__ import annotations
 
 import re
-from typing import Iterable
+from typing import Iterable, Sequence
 
 from ...lexicon import identifier_words
 from ...model import Severity, ToolContract
@@ -176,6 +176,22 @@ class ToolPoisoning(Rule):
     code = "X007"
     name = "tool-poisoning"
     severity = Severity.ERROR
+
+    def check_tools(self, tools: Sequence[ToolContract], ctx: LintContext) -> Iterable[tuple[ToolContract, Finding]]:
+        """What the server gives the model besides its tools (instructions, prompts, resources), once per list,
+        reported on the list's first tool."""
+        done: set[int] = set()
+        for tool in tools:
+            texts = tool.origin.server_texts
+            if not texts or id(texts) in done:
+                continue
+            done.add(id(texts))
+            for pointer, text, where in texts:
+                problem = detect(Text(pointer, text, where), False)
+                if problem is not None:
+                    yield tool, Finding("", (
+                        f"{where} ({pointer} in the listing) {problem}; the model reads it as an instruction and the "
+                        f"user never sees it — remove it, and do not install this server until it is explained"))
 
     def check_tool(self, tool: ToolContract, ctx: LintContext) -> Iterable[Finding]:
         if not p.suspicious(*text_and_words(tool, ctx)):
