@@ -140,6 +140,7 @@ class Gate:
                                                                     principal, call_id, wait)
                 if type(ticket) is Result:
                     return self._done(ticket, name, started, run, call_id)
+            error: Exception | None
             try:
                 value = self.executor.run(tool, prepared)
             except DeadlineExceeded as exc:
@@ -183,6 +184,7 @@ class Gate:
                     self._claim_and_finish, tool, policy, prepared, run, idempotency_key, principal, call_id, wait)
                 if type(ticket) is Result:
                     return self._done(ticket, name, started, run, call_id)
+            error: Exception | None
             try:
                 value = await self.executor.arun(tool, prepared)
             except DeadlineExceeded as exc:

@@ -200,9 +200,10 @@ def _not_json(value: Any) -> Any:
 
 # One C encoder for every check, built once: no markers dict (so no state shared between threads);
 # a cycle ends in RecursionError like any value too deep to write.
+_c_make_encoder = getattr(json.encoder, "c_make_encoder", None)
 _json_check: Callable[..., Any] = (
-    json.encoder.c_make_encoder(None, _not_json, json.encoder.encode_basestring, None, ":", ",", False, False, False)
-    if json.encoder.c_make_encoder is not None else
+    _c_make_encoder(None, _not_json, json.encoder.encode_basestring, None, ":", ",", False, False, False)
+    if _c_make_encoder is not None else
     lambda value, _level: json.JSONEncoder(allow_nan=False, separators=(",", ":")).encode(value))
 # NaN and Infinity stay floats through the conversion, so the check after it refuses them (never null)
 _ANY = TypeAdapter(Any, config=pydantic.ConfigDict(ser_json_inf_nan="constants"))
