@@ -31,6 +31,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..runtime.validation import HIDDEN
 from ..schema.validators import ARGUMENTS, COMPILE_ERRORS, compile_schema
 from .fixtures import quiet_runtime
 from .mistakes import KINDS, Mistake, mistakes_of
@@ -215,6 +216,8 @@ def _names_path(details: Iterable[Any], path: str) -> bool:
         if not isinstance(named, str):
             continue
         if not path or named == path or named.startswith(path + "/") or path.startswith(named + "/") and named:
+            return True
+        if named == path.rpartition("/")[0] + "/" + HIDDEN:  # an undeclared key: the gate never repeats it
             return True
     return False
 
