@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
+import glob
 import json
+import random
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -12,6 +16,9 @@ from agents.strict_schema import ensure_strict_json_schema
 from openai.types.responses import ResponseFunctionToolCall, ResponseOutputMessage, ResponseOutputText
 
 from adapter_scenario import CHARGE, MISTAKES, RIGHT, STATUS, Ledger, assert_toolclause_errors, make_box
+from toolclause import Toolbox, ToolRegistrationError
+from toolclause.exporting import with_fixed_types
+from toolclause.loading import load_paths
 from toolclause.runtime.adapters import GateBypassWarning
 
 QUIET = RunConfig(tracing_disabled=True)  # offline: no trace export
@@ -116,3 +123,21 @@ def test_a_registered_function_beside_the_gated_tools_is_warned_about():
     agent = Agent(name="host", model=model, tools=[*box.as_agents_sdk_tools(), raw])
     with pytest.warns(GateBypassWarning, match="'send_receipt' is registered with a Toolbox"):
         Runner.run_sync(agent, "pizza", run_config=QUIET)
+
+
+CORPORA = Path(__file__).resolve().parents[1].parent / "shared" / "corpora"
+
+
+@pytest.mark.skipif(not CORPORA.exists(), reason="../shared/corpora is absent")
+def test_the_sdks_strict_reshaping_changes_nothing_on_corpus_tools():
+    tools = [t for t in load_paths(sorted(glob.glob(str(CORPORA / "*" / "tools.jsonl")))).tools
+             if t.input_schema is not None]
+    box = Toolbox("memory://", lint="off")
+    for contract in random.Random(20240917).sample(tools, 400):
+        with contextlib.suppress(ToolRegistrationError):  # a name the sample holds twice
+            box.add(with_fixed_types(contract), lambda **arguments: None)
+    assert len(box) > 350
+    specs = {s.name: s for s in box.tool_specs("openai-responses", strict=True)}
+    reshaped = [tool.name for tool in box.as_agents_sdk_tools()
+                if tool.params_json_schema != specs[tool.name].parameters]
+    assert reshaped == []

@@ -126,12 +126,15 @@ def test_registration_error_is_public():
         box.tool(name="math.add")(lambda left: left)
 
 
-def test_an_adapter_whose_framework_is_missing_names_the_extra_to_install():
-    code = ("import sys; sys.modules['pydantic_ai'] = None\n"
+@pytest.mark.parametrize("module,method,extra", [
+    ("pydantic_ai", "as_pydantic_ai_toolset", "pydantic-ai"), ("agents", "as_agents_sdk_tools", "agents"),
+    ("langchain_core", "as_langchain_tools", "langchain"), ("anthropic", "as_anthropic_tools", "anthropic")])
+def test_an_adapter_whose_framework_is_missing_names_the_extra_to_install(module, method, extra):
+    code = (f"import sys; sys.modules[{module!r}] = None\n"
             "from toolclause import Toolbox\n"
-            "try:\n    Toolbox('memory://').as_pydantic_ai_toolset()\n"
+            f"try:\n    Toolbox('memory://').{method}()\n"
             "except ImportError as exc:\n    print(exc)\n")
-    assert "pip install 'toolclause[pydantic-ai]'" in _python(code)
+    assert f"pip install 'toolclause[{extra}]'" in _python(code)
 
 
 def test_importing_toolclause_and_making_a_toolbox_imports_no_framework():
