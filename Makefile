@@ -14,8 +14,9 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
+# the food app: lint, export, two replicas serving it, a scripted MCP session and a retry storm
 demo: $(STAMP)
-	$(BIN)/toolclause lint examples/ --target all --fail-on never
+	$(BIN)/python examples/food/demo.py
 
 test: $(STAMP)
 	$(BIN)/python -m pytest; rc=$$?; if [ $$rc -eq 5 ]; then echo "no tests collected"; exit 0; fi; exit $$rc

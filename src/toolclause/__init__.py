@@ -12,6 +12,7 @@ the same names from the imports under TYPE_CHECKING.
 import importlib
 import typing
 
+from . import _provided
 from ._version import __version__
 
 if typing.TYPE_CHECKING:
@@ -46,6 +47,15 @@ def __getattr__(name: str) -> typing.Any:
     value = getattr(importlib.import_module(home, __name__), name)
     globals()[name] = value  # found once; later lookups are plain attribute reads
     return value
+
+
+def _mcp_server(box: typing.Any, **options: typing.Any) -> typing.Any:
+    from .mcp.serving import build_server  # the SDK is imported by the first server built
+
+    return build_server(box, **options)
+
+
+_provided.provide("mcp_server", _mcp_server)  # Toolbox.mcp_server(): the runtime names it, the mcp layer serves
 
 
 def __dir__() -> list[str]:

@@ -19,10 +19,10 @@ from ..exporting import Drift, ExportResult, dumps, export, file_drift, read_doc
 from ..exporting.structured_output import schemas_as_contracts
 from ..linting.config import ConfigError, discover_config
 from ..linting.engine import lint_contracts
-from ..loading import load_paths
 from ..model import Diagnostic, Severity, ToolContract
 from ..targets import EXPORT_TARGETS
 from .running import CliError
+from .sources import TargetUnreadable, load_sources
 
 
 @dataclass(frozen=True)
@@ -155,7 +155,10 @@ def flag_warnings(request: ExportRequest) -> list[str]:
 
 
 def _tools(request: ExportRequest):
-    loaded = load_paths(request.paths, None if request.input_format == "auto" else request.input_format)
+    try:
+        loaded = load_sources(request.paths, None if request.input_format == "auto" else request.input_format)
+    except TargetUnreadable as exc:
+        raise CliError(str(exc)) from None
     if loaded.unreadable:
         first = loaded.unreadable[0]
         line = f":{first.line}" if first.line is not None else ""

@@ -6,12 +6,9 @@ TARGET is `path/to/app.py:box` or `package.module:box`.  Exit: 0 every check hel
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import json
 import random
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -31,36 +28,12 @@ class FuzzError(click.ClickException):
 
 def load_target(spec: str) -> Any:
     """The object `path/app.py:box` or `package.module:box` names; FuzzError (one line) when it names nothing."""
-    where, colon, attribute = spec.rpartition(":")
-    if not colon or not where or not attribute:
-        raise FuzzError(f"{spec!r}: give TARGET as path/to/app.py:box or package.module:box")
+    from ..mcp.target import TargetError, load_object  # the one TARGET loader, shared with serve, lint and export
+
     try:
-        if where.endswith(".py") or "/" in where:
-            path = Path(where).resolve()
-            if not path.is_file():
-                raise FuzzError(f"{spec}: no file {where}")
-            if str(path.parent) not in sys.path:
-                sys.path.insert(0, str(path.parent))
-            found = importlib.util.spec_from_file_location(f"toolclause_fuzz_{path.stem}", path)
-            if found is None or found.loader is None:
-                raise FuzzError(f"{spec}: {where} cannot be imported as Python")
-            module = importlib.util.module_from_spec(found)
-            sys.modules[found.name] = module
-            found.loader.exec_module(module)
-        else:
-            if "" not in sys.path:
-                sys.path.insert(0, "")
-            module = importlib.import_module(where)
-    except FuzzError:
-        raise
-    except (Exception, SystemExit) as exc:  # noqa: BLE001 - the user's module: one line, not a traceback
-        raise FuzzError(f"{spec}: importing {where} failed: {type(exc).__name__}: {exc}") from None
-    value: Any = module
-    for part in attribute.split("."):
-        if not hasattr(value, part):
-            raise FuzzError(f"{spec}: {where} has no attribute {attribute!r}")
-        value = getattr(value, part)
-    return value
+        return load_object(spec)
+    except TargetError as exc:
+        raise FuzzError(str(exc)) from None
 
 
 def render_text(report: FuzzReport, target: str) -> str:

@@ -309,6 +309,12 @@ cli.add_command(init_command.init)
 cli.add_command(fuzz_command.fuzz)
 cli.add_command(route_command.route)
 
+# serving commands: each imports the SDK and the runtime only when it runs
+from . import proxy_command, serve_command  # noqa: E402
+
+cli.add_command(serve_command.serve)
+cli.add_command(proxy_command.proxy)
+
 
 def main(argv: Sequence[str] | None = None) -> None:
     """The console script.  Unexpected errors become one line (set TOOLCLAUSE_DEBUG=1 for the traceback)."""

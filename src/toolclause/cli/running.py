@@ -136,7 +136,12 @@ def _load(request: LintRequest) -> LoadResult:
     if request.server is not None or request.url is not None:
         return _load_live(request)
     fmt = None if request.input_format == "auto" else request.input_format
-    return load_paths(list(request.paths), fmt)
+    from .sources import TargetUnreadable, load_sources  # Python TARGETs (app.py:box) beside files
+
+    try:
+        return load_sources(list(request.paths), fmt)
+    except TargetUnreadable as exc:
+        raise CliError(str(exc)) from None
 
 
 def _load_live(request: LintRequest) -> LoadResult:

@@ -301,6 +301,16 @@ class Toolbox(Gate):
 
         return exported(export(self.contracts, target, strict=strict))
 
+    def mcp_server(self, **options: Any) -> Any:
+        """The official MCP SDK's server for these tools, every call through this gate (docs/serving.md).
+
+        Options: name, version, instructions, widgets=[toolclause.mcp.serving.Widget(…)], page_size.
+        Serving belongs to the `toolclause.mcp` layer, above the runtime: see toolclause._provided.
+        """
+        from .._provided import provided
+
+        return provided("mcp_server")(self, **options)
+
 
 STORE_ENV = "TOOLCLAUSE_STORE"
 IDEMPOTENCY_MODES = (None, "key", "host", "content")

@@ -1,0 +1,99 @@
+"""`toolclause serve TARGET [--transport stdio|http] [--host H] [--port P]`: a Toolbox as an MCP server.
+
+TARGET names a `Toolbox` (or a server made with `box.mcp_server(...)`) as `path/to/app.py:box` or
+`package.module:box`.  Before it starts, the server is linted as a client would list it; findings
+at error level refuse the start (exit 1, each one named) unless `--allow-lint-errors`.  Over stdio
+nothing but the protocol goes to standard output; what the command says goes to standard error.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+
+class ServeError(click.ClickException):
+    """One line on stderr, exit 2 (a TARGET that cannot be imported, a port that cannot be bound)."""
+
+    exit_code = 2
+
+    def show(self, file: Any = None) -> None:
+        click.echo(f"toolclause: error: {self.format_message()}", err=True)
+
+
+def load_server(target: str) -> Any:
+    """The ToolboxServer that TARGET names (a Toolbox is wrapped in one)."""
+    from ..mcp.serving import ToolboxServer, build_server
+    from ..mcp.target import TargetError, load_object
+    from ..runtime import Toolbox
+
+    try:
+        found = load_object(target)
+    except TargetError as exc:
+        raise ServeError(str(exc)) from None
+    if isinstance(found, ToolboxServer):
+        return found
+    if isinstance(found, Toolbox):
+        return build_server(found)
+    raise ServeError(f"{target}: names a {type(found).__name__}, not a toolclause Toolbox "
+                     f"(or a server made with box.mcp_server())")
+
+
+@click.command("serve")
+@click.argument("target")
+@click.option("--transport", type=click.Choice(["stdio", "http"]), default="stdio", show_default=True,
+              help="stdio for a host that starts the server; http for Streamable HTTP.")
+@click.option("--host", default="127.0.0.1", show_default=True, help="http: the address to listen on.")
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
+              help="http: the port (0 picks a free one and prints it).")
+@click.option("--path", "http_path", default="/mcp", show_default=True, help="http: the endpoint's path.")
+@click.option("--stateless", is_flag=True,
+              help="http: no session between requests, so any replica behind a load balancer can answer any one.")
+@click.option("--store", metavar="URL", help="Where idempotency records live, for a Toolbox that names no store "
+                                             "(sets TOOLCLAUSE_STORE before TARGET is imported).")
+@click.option("--allow-lint-errors", is_flag=True, help="Start even if the tools fail lint at error level.")
+def serve(target: str, transport: str, host: str, port: int, http_path: str, stateless: bool, store: str | None,
+          allow_lint_errors: bool) -> None:
+    """Serve the tools of a Python Toolbox (TARGET: path/app.py:box or package.module:box) over MCP."""
+    import os
+
+    import anyio
+
+    from ..mcp.serving import lint_served, serve_http, serve_stdio
+    from ..model import Severity
+
+    if not http_path.startswith("/"):
+        raise click.BadParameter("the path starts with /", param_hint="--path")
+    if store is not None:
+        os.environ["TOOLCLAUSE_STORE"] = store  # a host that starts the server may run it from any folder
+    server = load_server(target)
+    try:
+        findings = lint_served(server)
+        errors = [d for d in findings if d.severity >= Severity.ERROR]
+        if errors and not allow_lint_errors:
+            for d in errors:
+                click.echo(f"  {d.code} {d.tool or 'server'}: {d.message} (at {d.pointer or '/'})", err=True)
+            click.echo(f"toolclause: serve: refused to start: {len(errors)} lint error(s) in the tools (listed "
+                       f"above); fix them, or start anyway with --allow-lint-errors", err=True)
+            click.get_current_context().exit(1)
+        warnings = sum(1 for d in findings if d.severity == Severity.WARNING)
+        summary = (f"{len(server.tools)} tool(s), {len(server.widgets)} widget(s); lint: {len(errors)} error(s), "
+                   f"{warnings} warning(s)")
+        if transport == "stdio":
+            click.echo(f"toolclause: serve: {target} over stdio: {summary}", err=True)
+            anyio.run(serve_stdio, server)
+            return
+
+        def ready(url: str) -> None:
+            click.echo(f"toolclause: serve: {target} at {url} (Streamable HTTP): {summary}", err=True)
+
+        try:
+            anyio.run(lambda: serve_http(server, host, port, http_path, ready, stateless))
+        except OSError as exc:
+            raise ServeError(f"--host {host} --port {port}: cannot listen: {exc.strerror or exc}") from None
+    finally:
+        server.toolbox.close()
+
+
+__all__ = ["load_server", "serve"]

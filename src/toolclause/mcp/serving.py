@@ -1,0 +1,317 @@
+"""A Toolbox served over MCP by the official SDK's low-level server (docs/serving.md).
+
+    server = box.mcp_server(widgets=[Widget("ui://widget/list.html", html, "Restaurant list")])
+    anyio.run(serve_stdio, server)              # or serve_http(server, "127.0.0.1", 8000)
+
+- tools/list: the tools as `toolclause export --target mcp` writes them (title, description,
+  inputSchema, outputSchema, annotations, `_meta`), in pages of `page_size`.
+- tools/call: through the gate (`Toolbox.acall`), so the client gets the gate's answer: on
+  failure `isError: true`, the envelope as `structuredContent` and one line a person can read;
+  on success the data (what the outputSchema describes) and its JSON as text; a stored outcome
+  answered again carries `_meta: {"toolclause/replayed": true}`.  The request's
+  `_meta.idempotencyKey`, when the client sends one, is the call's idempotency key.
+- cancellation (`notifications/cancelled`): a read-only call stops at once (an async tool sees
+  `CancelledError`); a call that changes state is not torn in half: it finishes in the
+  background and its outcome is recorded, so a retry with the same key gets that outcome.
+- progress: a client that sends a `progressToken` gets a `notifications/progress` every
+  `progress_interval` seconds while the call runs.
+- resources: the widgets given (`ui://…`, `text/html+skybridge` for ChatGPT Apps or
+  `text/html;profile=mcp-app` for MCP Apps), listed and read with their `_meta`.
+
+The protocol itself (JSON-RPC, sessions, transports) is the SDK's; this module only answers
+the requests.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+import socket
+import subprocess
+import sys
+import threading
+import weakref
+from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import anyio
+import mcp_types as types
+from mcp.server.lowlevel.server import Server
+from mcp.shared.exceptions import MCPError
+
+from .._version import __version__
+from ..linting.config import LintConfig, discover_config
+from ..linting.engine import lint_contracts
+from ..loading import contracts_from_document
+from ..model import Diagnostic
+from ..runtime.toolbox import Toolbox
+
+logger = logging.getLogger("toolclause.mcp")
+
+PAGE_SIZE = 100
+PROGRESS_INTERVAL = 1.0
+REPLAYED = "toolclause/replayed"  # result _meta: this is the stored outcome of an earlier call with the same key
+WIDGET_TYPES = ("text/html+skybridge", "text/html;profile=mcp-app")
+
+
+@dataclass(frozen=True)
+class Widget:
+    """An HTML resource that shows a tool's result: the tool names its `uri` in `_meta`
+    (`openai/outputTemplate` for ChatGPT Apps, `ui.resourceUri` for MCP Apps).
+
+    meta: the resource's `_meta` (`openai/widgetDescription`, `openai/widgetPrefersBorder`,
+    `openai/widgetCSP`, `openai/widgetDomain`; or `ui: {csp, domain, prefersBorder}`),
+    sent with the listing and with the contents.
+    """
+
+    uri: str
+    html: str
+    name: str
+    description: str | None = None
+    mime_type: str = "text/html+skybridge"
+    meta: Mapping[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not self.uri.startswith("ui://"):
+            raise ValueError(f"a widget's uri starts with ui:// (got {self.uri!r})")
+        if self.mime_type not in WIDGET_TYPES:
+            raise ValueError(f"a widget's mime_type is one of {', '.join(WIDGET_TYPES)} (got {self.mime_type!r})")
+
+    def listing(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"uri": self.uri, "name": self.name, "mimeType": self.mime_type}
+        if self.description is not None:
+            out["description"] = self.description
+        if self.meta:
+            out["_meta"] = dict(self.meta)
+        return out
+
+    def contents(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"uri": self.uri, "mimeType": self.mime_type, "text": self.html}
+        if self.meta:
+            out["_meta"] = dict(self.meta)
+        return out
+
+
+_WIDGETS: weakref.WeakKeyDictionary[Toolbox, list[Widget]] = weakref.WeakKeyDictionary()
+
+
+def add_widgets(box: Toolbox, *widgets: Widget) -> None:
+    """Widgets every server made from `box` serves (`box.mcp_server()`, `toolclause serve app.py:box`)."""
+    for widget in widgets:
+        if not isinstance(widget, Widget):
+            raise TypeError(f"add_widgets takes Widget objects, not {type(widget).__name__}")
+    _WIDGETS.setdefault(box, []).extend(widgets)
+
+
+class ToolboxServer(Server[Any]):
+    """The SDK's low-level `Server`, answering from a Toolbox: `.toolbox`, `.tools` (wire dicts), `.widgets`."""
+
+    def __init__(self, box: Toolbox, *, name: str = "toolclause", version: str | None = None,
+                 instructions: str | None = None, widgets: Sequence[Widget] | None = None, page_size: int = PAGE_SIZE,
+                 progress_interval: float = PROGRESS_INTERVAL) -> None:
+        if not isinstance(box, Toolbox):
+            raise TypeError(f"mcp_server serves a Toolbox, not {type(box).__name__}")
+        if page_size < 1:
+            raise ValueError("page_size must be at least 1")
+        exported = box.export("mcp")
+        self.toolbox = box
+        self.routing = exported.routing or None
+        self.tools: list[dict[str, Any]] = [dict(t) for t in exported]
+        self._models = [types.Tool.model_validate(t) for t in self.tools]
+        self._read_only = {t["name"]: bool((t.get("annotations") or {}).get("readOnlyHint")) for t in self.tools}
+        self.widgets: dict[str, Widget] = {}
+        for widget in widgets if widgets is not None else _WIDGETS.get(box, ()):
+            if not isinstance(widget, Widget):
+                raise TypeError(f"widgets holds Widget objects, not {type(widget).__name__}")
+            if widget.uri in self.widgets:
+                raise ValueError(f"two widgets have the uri {widget.uri}")
+            self.widgets[widget.uri] = widget
+        self.page_size = page_size
+        self.progress_interval = progress_interval
+        self._background: set[asyncio.Task[Any]] = set()
+        handlers: dict[str, Any] = {"on_list_tools": self._list_tools, "on_call_tool": self._call_tool}
+        if self.widgets:
+            handlers.update(on_list_resources=self._list_resources, on_read_resource=self._read_resource)
+        super().__init__(name, version=version or __version__, instructions=instructions, **handlers)
+
+    # ------------------------------------------------------------------ what a client sees
+
+    def snapshot(self) -> dict[str, Any]:
+        """The listing a client gets (tools, resources with their read contents' type and `_meta`):
+        the shape `toolclause lint --server` reads, so a server is linted before it starts as it would be live."""
+        resources = []
+        for widget in self.widgets.values():
+            entry = widget.listing()
+            entry["contents"] = [{k: v for k, v in widget.contents().items() if k != "text"}]
+            resources.append(entry)
+        return {"tools": [dict(t) for t in self.tools], "resources": resources}
+
+    async def _list_tools(self, ctx: Any, params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
+        start = _cursor(params.cursor if params is not None else None, len(self._models))
+        end = start + self.page_size
+        return types.ListToolsResult(tools=self._models[start:end],
+                                     next_cursor=str(end) if end < len(self._models) else None)
+
+    async def _list_resources(self, ctx: Any, params: types.PaginatedRequestParams | None) -> types.ListResourcesResult:
+        return types.ListResourcesResult.model_validate({"resources": [w.listing() for w in self.widgets.values()]})
+
+    async def _read_resource(self, ctx: Any, params: types.ReadResourceRequestParams) -> types.ReadResourceResult:
+        widget = self.widgets.get(str(params.uri))
+        if widget is None:
+            raise MCPError(types.INVALID_PARAMS, f"no resource {str(params.uri)[:200]!r}; "
+                                                 f"the resources are: {', '.join(self.widgets)}")
+        return types.ReadResourceResult.model_validate({"contents": [widget.contents()]})
+
+    # ------------------------------------------------------------------ tools/call
+
+    async def _call_tool(self, ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
+        meta = dict(params.meta) if params.meta else None
+        token: Any = meta.get("progressToken", meta.get("progress_token")) if meta else None
+        call = self.toolbox.acall(params.name, params.arguments, meta=meta, routing=self.routing)
+        if token is not None and self.progress_interval > 0:
+            call = _with_progress(call, ctx, token, self.progress_interval)
+        if self._read_only.get(params.name, True):
+            result = await call
+        else:
+            # a call that changes state runs to its end even if the client cancels, so its outcome is recorded
+            task = asyncio.ensure_future(call)
+            self._background.add(task)
+            task.add_done_callback(self._background.discard)
+            result = await asyncio.shield(task)
+        shaped = result.to_mcp()
+        if result.replayed:  # a stored outcome answered again: the client may want to know
+            shaped["_meta"] = {REPLAYED: True}
+        return types.CallToolResult.model_validate(shaped)
+
+
+def _cursor(cursor: str | None, total: int) -> int:
+    if cursor is None:
+        return 0
+    if not (cursor.isascii() and cursor.isdigit()) or int(cursor) > total:
+        raise MCPError(types.INVALID_PARAMS, "tools/list: this cursor was not given by this server; "
+                                             "list again without one")
+    return int(cursor)
+
+
+async def _with_progress(call: Awaitable[Any], ctx: Any, token: str | int, interval: float) -> Any:
+    """Await `call`, telling the client every `interval` seconds that it is still running."""
+    async def beat() -> None:
+        elapsed = 0.0
+        while True:
+            await anyio.sleep(interval)
+            elapsed += interval
+            try:
+                await ctx.session.send_progress_notification(token, elapsed, None, f"running for {elapsed:g} s",
+                                                              related_request_id=ctx.request_id)
+            except Exception:  # noqa: BLE001 - a client that went away does not stop the call
+                logger.debug("progress notification not sent", exc_info=True)
+                return
+
+    async with anyio.create_task_group() as group:
+        group.start_soon(beat)
+        try:
+            return await call
+        finally:
+            group.cancel_scope.cancel()
+
+
+def lint_served(server: ToolboxServer, config: LintConfig | None = None) -> list[Diagnostic]:
+    """Lint what clients of `server` will list (tools, and widgets for the W rules), as
+    `toolclause lint --server` would; `config` defaults to the one found from the current folder."""
+    tools, _ = contracts_from_document(server.snapshot(), f"server {server.name}", "mcp")
+    return lint_contracts(tools, config if config is not None else discover_config(Path.cwd()))
+
+
+def build_server(box: Toolbox, **options: Any) -> ToolboxServer:
+    """`Toolbox.mcp_server()`: the SDK's server for `box` (options: name, version, instructions, widgets,
+    page_size, progress_interval)."""
+    return ToolboxServer(box, **options)
+
+
+# --------------------------------------------------------------------------- transports (the SDK's)
+
+async def serve_stdio(server: Server[Any]) -> None:
+    """Serve one client over standard input and output until it closes them."""
+    from mcp.server.stdio import stdio_server
+
+    async with stdio_server() as (read, write):
+        await server.run(read, write, server.create_initialization_options())
+
+
+async def serve_http(server: Server[Any], host: str = "127.0.0.1", port: int = 8000, path: str = "/mcp",
+                     on_ready: Callable[[str], None] | None = None, stateless: bool = False) -> None:
+    """Serve Streamable HTTP at http://host:port/path until SIGINT or SIGTERM.
+
+    port 0 picks a free port; `on_ready` gets the URL once the socket listens.  On a loopback
+    host the SDK turns on its DNS-rebinding protection (Host and Origin must be local).
+    """
+    import uvicorn
+
+    app = server.streamable_http_app(streamable_http_path=path, host=host, stateless_http=stateless)
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+        sock.listen(128)
+    except OSError:
+        sock.close()
+        raise
+    bound = sock.getsockname()[1]
+    shown = f"[{host}]" if family == socket.AF_INET6 else host
+    config = uvicorn.Config(app, log_level="warning", lifespan="on", timeout_graceful_shutdown=3)
+    runner = uvicorn.Server(config)
+    if on_ready is not None:
+        on_ready(f"http://{shown}:{bound}{path}")
+    await runner.serve(sockets=[sock])
+
+
+# --------------------------------------------------------------------------- a server in a process of its own
+
+READY = re.compile(r"at (http://\S+) \(Streamable HTTP\)")  # the line `toolclause serve --transport http` says
+
+
+@contextmanager
+def http_process(target: str, *options: str, env: Mapping[str, str] | None = None, cwd: str | None = None,
+                 timeout: float = 60.0) -> Iterator[str]:
+    """`toolclause serve TARGET --transport http --port 0 [options]` in a process of its own; yields its URL.
+
+    For tests and scripts that drive a server as a client would (replicas: enter it twice with one
+    TOOLCLAUSE_STORE).  The process is stopped on the way out (SIGTERM, then SIGKILL after 10 s);
+    a server that does not listen within `timeout` seconds is a RuntimeError quoting what it said.
+    """
+    argv = [sys.executable, "-m", "toolclause.cli.main", "serve", target, "--transport", "http", "--port", "0",
+            *options]
+    process = subprocess.Popen(argv, cwd=cwd, env=dict(env) if env is not None else None, stdin=subprocess.DEVNULL,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    killer = threading.Timer(timeout, process.kill)
+    killer.start()
+    try:
+        assert process.stderr is not None
+        said = []
+        for line in process.stderr:
+            said.append(line)
+            found = READY.search(line)
+            if found:
+                break
+        else:
+            raise RuntimeError(f"toolclause serve {target} stopped before listening:\n" + "".join(said[-20:]))
+        killer.cancel()
+        threading.Thread(target=process.stderr.read, daemon=True).start()  # keep its stderr drained
+        yield found.group(1)
+    finally:
+        killer.cancel()
+        process.terminate()
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+__all__ = ["PAGE_SIZE", "READY", "REPLAYED", "ToolboxServer", "Widget", "add_widgets", "build_server", "http_process",
+           "lint_served", "serve_http", "serve_stdio"]
