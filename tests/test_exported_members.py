@@ -1,6 +1,6 @@
 """The public surface is what `__all__` says, and each name is the function or class it is documented as.
 
-    from toolclause import Toolbox, ToolError, Result, load, lint, export, diff
+    from toolclause import Toolbox, ToolError, Result, load, lint, export, diff, route
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import pytest
 import toolclause
 
 INIT = Path(toolclause.__file__)
-FUNCTIONS = {"load", "lint", "export", "diff"}
+FUNCTIONS = {"load", "lint", "export", "diff", "route"}
 CLASSES = {"Toolbox", "ToolError", "ToolRegistrationError", "Result", "Diagnostic", "DiffReport", "ExportResult",
            "LintConfig", "LintReport", "Loss", "Severity", "ToolContract"}
 

@@ -37,11 +37,11 @@ def test_version_and_help_import_only_the_command_line():
     for argv in (["--version"], ["--help"], ["lint", "--help"]):
         modules = imported_by(*argv)
         assert under(modules, "loading", "schema", "rules", "linting", "report", "exporting", "diffing", "runtime",
-                     "stores", "mcp") == set(), argv
+                     "stores", "workflow", "mcp", "web") == set(), argv
 
 
 def test_a_lint_run_imports_one_reporter_and_no_exporter_diff_runtime_or_mcp_client():
     modules = imported_by("lint", str(EXAMPLES / "mcp"), "--format", "json", "--fail-on", "never", "-o", "/dev/null")
     assert "toolclause.linting.engine" in modules  # it did lint
-    assert under(modules, "exporting", "diffing", "runtime", "stores", "mcp") == set()
+    assert under(modules, "exporting", "diffing", "runtime", "stores", "workflow", "mcp", "web") == set()
     assert under(modules, "report") == {"toolclause.report", "toolclause.report.base", "toolclause.report.json"}

@@ -1,6 +1,6 @@
 """toolclause: LLM tool definitions as contracts — linted, exported, versioned and enforced.
 
-    from toolclause import Toolbox, ToolError, Result, load, lint, export, diff
+    from toolclause import Toolbox, ToolError, Result, load, lint, export, diff, route
 
 Each public name is imported from the module that defines it on first use, so
 `import toolclause` (and the start-up of every `toolclause` command, which
@@ -24,11 +24,12 @@ if typing.TYPE_CHECKING:
     from .loading import load
     from .model import Diagnostic, Severity, ToolContract
     from .runtime import Result, Toolbox, ToolError, ToolRegistrationError
+    from .workflow.routing import route
 
 # each public name → the module it is imported from (keep in step with the imports above)
 _HOMES: dict[str, str] = {
     "Toolbox": ".runtime", "ToolError": ".runtime", "Result": ".runtime", "ToolRegistrationError": ".runtime",
-    "load": ".loading", "lint": "._api", "export": ".exporting", "diff": "._api",
+    "load": ".loading", "lint": "._api", "export": ".exporting", "diff": "._api", "route": ".workflow.routing",
     # the data the functions take and return
     "Diagnostic": ".model", "Severity": ".model", "ToolContract": ".model",
     "LintConfig": ".linting.config", "LintReport": ".linting.engine",
@@ -37,7 +38,7 @@ _HOMES: dict[str, str] = {
 
 __all__ = ["Diagnostic", "DiffReport", "ExportResult", "LintConfig", "LintReport", "Loss", "Result", "Severity",
            "ToolContract", "ToolError", "ToolRegistrationError", "Toolbox", "__version__", "diff", "export", "lint",
-           "load"]
+           "load", "route"]
 
 
 def __getattr__(name: str) -> typing.Any:
