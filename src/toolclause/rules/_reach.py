@@ -24,8 +24,13 @@ class _Used(IdentityMemo[dict, frozenset[str]]):
 
 def _refs(value: Any, out: set[str], skip_defs: bool) -> None:
     stack = [(value, skip_defs)]
+    seen: set[int] = set()  # a YAML alias can make the schema a cycle
     while stack:
         current, top = stack.pop()
+        if isinstance(current, (dict, list)):
+            if id(current) in seen:
+                continue
+            seen.add(id(current))
         if isinstance(current, dict):
             ref = current.get("$ref")
             if isinstance(ref, str):

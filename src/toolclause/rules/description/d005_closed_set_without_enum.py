@@ -85,10 +85,12 @@ def _numbers(values: list[str], integer: bool) -> list | None:
 def _parameter_names(tool: ToolContract) -> frozenset[str]:
     names: set[str] = set()
     stack = [tool.input_schema]
+    seen: set[int] = set()  # a YAML alias can make the schema a cycle
     while stack:
         schema = stack.pop()
-        if not isinstance(schema, dict):
+        if not isinstance(schema, dict) or id(schema) in seen or len(seen) > 10_000:
             continue
+        seen.add(id(schema))
         properties = schema.get("properties")
         if isinstance(properties, dict):
             names.update(k for k in properties if isinstance(k, str))
