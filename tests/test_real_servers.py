@@ -462,3 +462,12 @@ def test_c005_a_cache_age_is_not_a_persons_age():
     """firecrawl's maxAge is milliseconds: 'maximum: 150' would reject every real value."""
     assert not [d for d in lint(tool_of("firecrawl-mcp.json", "firecrawl_scrape"), "C005") if "maxAge" in d.pointer]
     assert lint(mcp_tool("t", properties={"age": {"type": "integer", "description": "Age of the patient."}}), "C005")
+
+
+def test_c003_a_list_of_choices_is_bounded_by_the_choices():
+    (finding,) = [d for d in lint(tool_of("chrome-devtools-mcp.json", "list_network_requests"), "C003")
+                  if d.pointer.endswith("/resourceTypes")]
+    edits = {e.pointer.rsplit("/", 1)[-1]: e.value for e in finding.fix.edits}
+    assert edits["uniqueItems"] is True and edits["maxItems"] == len(
+        tool_of("chrome-devtools-mcp.json", "list_network_requests")["inputSchema"]["properties"]["resourceTypes"]
+        ["items"]["enum"])

@@ -1,7 +1,10 @@
 """unbounded-array (C003)
 
 ## What it does
-Finds arrays in the input schema with no `maxItems`.
+Finds arrays in the input schema with no `maxItems`.  Where the items are enum
+values the bound is the number of values (with `uniqueItems: true`, since a
+choice listed twice means nothing); elsewhere the message asks for the most the
+function handles.
 
 ## Why is this bad?
 Nothing stops a model from sending ten thousand ids where the function handles
@@ -67,6 +70,15 @@ class UnboundedArray(Rule):
         if schema.get("uniqueItems") is True and isinstance(values, list) and values:
             limit = len(values)
             reason = f"its items are {limit} distinct enum values, so \"maxItems\": {limit} is exact"
+        elif isinstance(values, list) and values:
+            # a list of choices: none means anything twice, so the bound is the number of choices
+            limit = len(values)
+            edits = (Edit("set", node.pointer + "/uniqueItems", True), Edit("set", node.pointer + "/maxItems", limit))
+            yield Finding(node.pointer, f"array {label} has no \"maxItems\": a model may send any number of "
+                                        f"elements; its items are {limit} enum values, so add \"uniqueItems\": true "
+                                        f"and \"maxItems\": {limit}",
+                          Fix(f"set \"uniqueItems\": true and \"maxItems\": {limit}", safe=False, edits=edits))
+            return
         else:
             limit = 100
             reason = "set the most the function handles, e.g. \"maxItems\": 100"
