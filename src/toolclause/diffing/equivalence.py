@@ -71,7 +71,8 @@ def canon(value: Any) -> str:
 
 def normal_form(schema: Any) -> Any:
     """`schema` rewritten into its normal form (a new object; the input is not changed)."""
-    if not any(f'"{keyword}"' in canon(schema) for keyword in _MERGING):
+    text = canon(schema)
+    if not any(f'"{keyword}"' in text for keyword in _MERGING):
         return _normal(schema, 0)  # one pass reaches the normal form when no branches are merged
     for _ in range(MAX_PASSES):
         rewritten = _normal(schema, 0)

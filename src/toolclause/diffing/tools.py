@@ -11,7 +11,7 @@ from ..model import ToolContract
 from ..schema.validators import DRAFT, compile_schema
 from .kinds import change
 from .model import Change, DiffReport, Impact
-from .equivalence import normal_form
+from .equivalence import canon, normal_form
 from .schemas import SchemaComparer
 
 READ_ONLY = "readOnlyHint"
@@ -113,6 +113,8 @@ def _schema_changes(old: ToolContract, new: ToolContract, role: str) -> list[Cha
                            "the outputSchema was removed; consumers lose the shape they relied on")]
     a = a if a is not None else {"type": "object", "properties": {}}
     b = b if b is not None else {"type": "object", "properties": {}}
+    if canon(a) == canon(b):  # the same JSON (1 and true, 1 and 1.0 told apart): nothing can have changed
+        return []
     # compared in normal form, so two spellings of one accepted set are no change (equivalence.py)
     return SchemaComparer(new.name, role, normal_form(a), normal_form(b), base, base).run()
 
