@@ -6,6 +6,7 @@ from typing import Any
 
 from ..diffing import DiffInputError, diff_tools, exit_code, readable_sides
 from ..report.diff import render
+from ..loading.mcp_config import CONFIG_PREFIX
 from .snapshot_command import SERVER_PREFIX, URL_PREFIX, live_side
 
 
@@ -17,14 +18,19 @@ def run_diff(old: str, new: str, fmt: str, fail_on: str, color: bool) -> tuple[s
 
 
 def _side(side: str) -> Any:
-    """A side as the diff reads it: `server:CMD` and `url:URL` become the live server's snapshot."""
-    if not side.startswith((SERVER_PREFIX, URL_PREFIX)):
+    """A side as the diff reads it: `server:CMD`, `url:URL` and `config:FILE#NAME` (a server of an MCP
+    client configuration) become the live server's snapshot."""
+    if not side.startswith((SERVER_PREFIX, URL_PREFIX, CONFIG_PREFIX)):
         return side
     from ..mcp.live import LiveServerError  # the SDK is imported only for live servers
 
     try:
+        if side.startswith(CONFIG_PREFIX):
+            from .configured import configured_side
+
+            return configured_side(side)
         return live_side(side)
-    except LiveServerError as exc:
+    except (LiveServerError, ValueError) as exc:
         raise DiffInputError(str(exc)) from None
 
 

@@ -147,19 +147,25 @@ def _http_headers(ctx: click.Context, param: click.Parameter,
 @click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=30.0, show_default=True,
               metavar="SECONDS", help="--server/--url: how long the whole live lint may take (start, list, lint).")
 @click.option("--statistics", is_flag=True, help="End with a count of findings per code (on stderr for machine formats).")
+@click.option("--mcp-config", metavar="FILE", help="Lint every server an MCP client configuration lists "
+                                                   "(claude_desktop_config.json, .cursor/mcp.json, .vscode/mcp.json).")
 def lint_command(paths: tuple[str, ...], targets: str | None, output_format: str, select: str | None,
                  ignore: str | None, fail_on: str | None, fix: bool, config_file: str | None,
                  baseline: str | None, write_baseline: str | None, input_format: str, output: str | None,
                  server: str | None, url: str | None, headers: tuple[tuple[str, str], ...], timeout: float,
-                 statistics: bool) -> None:
+                 statistics: bool, mcp_config: str | None) -> None:
     """Lint tool definitions in PATHS (files or folders; - for standard input), or a live MCP server."""
     if server is not None and url is not None:
         raise click.UsageError("give --server or --url, not both")
+    if mcp_config is not None and (server is not None or url is not None):
+        raise click.UsageError("--mcp-config lints the servers it lists: give it without --server or --url")
+    if mcp_config is not None and paths:
+        raise click.UsageError("lint either PATHS or the servers of --mcp-config, not both in one run")
     if (server is not None or url is not None) and paths:
         raise click.UsageError("lint either PATHS or a live server (--server/--url), not both in one run")
     if headers and url is None:
         raise click.UsageError("--header goes with --url (HTTP headers for a server reached over Streamable HTTP)")
-    if not paths and server is None and url is None:
+    if not paths and server is None and url is None and mcp_config is None:
         raise click.UsageError("give at least one PATH (a file, a folder, or - for standard input), "
                                "or a live server with --server CMD or --url URL")
     from ..report import REPORTERS
@@ -168,7 +174,7 @@ def lint_command(paths: tuple[str, ...], targets: str | None, output_format: str
     request = LintRequest(paths=paths, targets=targets, select=select, ignore=ignore, fail_on=fail_on, fix=fix,
                           config_file=config_file, baseline=baseline, write_baseline=write_baseline,
                           input_format=input_format, server=server, url=url, headers=headers, timeout=timeout,
-                          statistics=statistics)
+                          statistics=statistics, mcp_config=mcp_config)
     show_progress = bool(getattr(sys.stderr, "isatty", None) and sys.stderr.isatty())
     try:
         with progress_bar(show_progress) as progress:

@@ -59,6 +59,7 @@ class LintRequest:
     url: str | None = None  # …or its Streamable HTTP URL, instead of paths
     headers: tuple[tuple[str, str], ...] = ()  # HTTP headers for --url (credentials)
     timeout: float = 30.0  # seconds the whole live lint may take: start, list everything, lint
+    mcp_config: str | None = None  # an MCP client configuration: every server it lists, instead of paths
     statistics: bool = False  # a count per code after the findings
 
 
@@ -133,7 +134,7 @@ def lint_loaded_result(loaded: LoadResult, config: LintConfig, progress: Progres
 
 
 def _load(request: LintRequest) -> LoadResult:
-    if request.server is not None or request.url is not None:
+    if request.server is not None or request.url is not None or request.mcp_config is not None:
         return _load_live(request)
     fmt = None if request.input_format == "auto" else request.input_format
     from .sources import TargetUnreadable, load_sources  # Python TARGETs (app.py:box) beside files
@@ -150,11 +151,15 @@ def _load_live(request: LintRequest) -> LoadResult:
     from ..mcp.live import LiveServerError, load_server, load_url  # the SDK is imported only for live servers
 
     try:
+        if request.mcp_config is not None:
+            from .configured import load_configured
+
+            return load_configured(request.mcp_config, request.timeout)
         if request.server is not None:
             return load_server(request.server, request.timeout)
         assert request.url is not None
         return load_url(request.url, request.timeout, dict(request.headers))
-    except LiveServerError as exc:
+    except (LiveServerError, ValueError) as exc:  # ValueError: a configuration file that cannot be read
         raise CliError(str(exc)) from None
 
 

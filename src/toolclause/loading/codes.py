@@ -37,6 +37,8 @@ UNREADABLE = code_table([
     UnreadableCode("not-an-object", "a value where a tool object was expected"),
     UnreadableCode("malformed-tool", "a tool shape with a part of the wrong kind (an OpenAI 'function' that is "
                                      "not an object)"),
+    UnreadableCode("server-not-listed", "a server of an MCP client configuration that could not be started, "
+                                        "reached or listed"),
     UnreadableCode("unknown-input-format", "an input format toolclause does not read was named"),
     # the other contract documents (see contract_files.py)
     UnreadableCode("schema-not-object", "a handoff or state schema that is not a JSON object"),

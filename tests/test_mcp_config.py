@@ -1,0 +1,87 @@
+"""MCP client configurations (Claude Desktop, Cursor, VS Code) read as lint and diff sources: each configured
+server is started and linted under its name; the file is read as the clients read it."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from toolclause.cli.main import cli
+from toolclause.loading.mcp_config import read_mcp_config
+
+SERVERS = Path(__file__).parent / "fixtures" / "servers"
+
+
+def _entry(name: str) -> dict:
+    return {"command": sys.executable, "args": [str(SERVERS / f"{name}.py")]}
+
+
+def test_claude_desktop_and_cursor_configs(tmp_path: Path, monkeypatch):
+    monkeypatch.setenv("TC_TOKEN", "s3cret")
+    config = tmp_path / ".cursor" / "mcp.json"
+    config.parent.mkdir()
+    config.write_text(json.dumps({"mcpServers": {
+        "files": {"command": "npx", "args": ["-y", "server-files", "${workspaceFolder}/docs"],
+                  "env": {"TOKEN": "${env:TC_TOKEN}"}},
+        "remote": {"url": "https://mcp.example.com/mcp", "headers": {"Authorization": "Bearer ${env:TC_TOKEN}"}},
+        "broken": {"args": ["x"]}}}))
+    files, remote, broken = read_mcp_config(config)
+    assert files.command == f"env TOKEN=s3cret npx -y server-files {tmp_path}/docs" and files.problem is None
+    assert remote.url == "https://mcp.example.com/mcp" and remote.headers == {"Authorization": "Bearer s3cret"}
+    assert broken.problem == "names neither a command nor a url"
+
+
+def test_vscode_mcp_json_with_comments_trailing_commas_and_inputs(tmp_path: Path):
+    config = tmp_path / ".vscode" / "mcp.json"
+    config.parent.mkdir()
+    config.write_text('''{
+      // servers for this workspace
+      "inputs": [{"type": "promptString", "id": "api-key", "password": true}],
+      "servers": {
+        "github": {"type": "http", "url": "https://api.example.com/mcp/", /* remote */ },
+        "keyed": {"type": "stdio", "command": "keyed-server", "env": {"KEY": "${input:api-key}"}},
+        "odd": {"type": "stdio", "command": "echo", "args": ["a // not a comment,]"]},
+      },
+    }''')
+    github, keyed, odd = read_mcp_config(config)
+    assert github.url == "https://api.example.com/mcp/" and github.problem is None
+    assert keyed.problem == "needs ${input:api-key}, which only the client can fill in"
+    assert odd.command == "echo 'a // not a comment,]'"
+
+
+def test_a_file_that_is_no_client_config_is_refused(tmp_path: Path):
+    (tmp_path / "x.json").write_text(json.dumps({"tools": []}))
+    with pytest.raises(ValueError, match="no MCP servers"):
+        read_mcp_config(tmp_path / "x.json")
+    result = CliRunner().invoke(cli, ["lint", "--mcp-config", str(tmp_path / "x.json")])
+    assert result.exit_code == 2 and "no MCP servers" in result.output
+
+
+def test_lint_starts_every_configured_server_and_files_findings_under_its_name(tmp_path: Path):
+    config = tmp_path / "claude_desktop_config.json"
+    config.write_text(json.dumps({"mcpServers": {"weather": _entry("clean"), "adder": _entry("poisoned"),
+                                                 "gone": _entry("crash")}}))
+    result = CliRunner().invoke(cli, ["lint", "--mcp-config", str(config), "--format", "json", "--fail-on", "never"])
+    report = json.loads(result.stdout)
+    files = {d["file"] for d in report["diagnostics"]}
+    assert f"{config}#adder" in files
+    assert any(d["code"] == "X007" and d["file"] == f"{config}#adder" for d in report["diagnostics"])
+    assert [u["file"] for u in report["unreadable"]] == [f"{config}#gone"]
+    assert result.exit_code == 2  # a server that could not be listed
+
+
+def test_diff_a_snapshot_against_a_configured_server(tmp_path: Path):
+    config = tmp_path / "mcp.json"
+    config.write_text(json.dumps({"servers": {"weather": {"type": "stdio", **_entry("clean")},
+                                              "adder": _entry("poisoned")}}))
+    saved = tmp_path / "weather.snapshot.json"
+    assert CliRunner().invoke(cli, ["snapshot", "--server", f"{sys.executable} {SERVERS / 'clean.py'}",
+                                    "-o", str(saved)]).exit_code == 0
+    same = CliRunner().invoke(cli, ["diff", str(saved), f"config:{config}#weather", "--fail-on", "any"])
+    assert same.exit_code == 0, same.output
+    unnamed = CliRunner().invoke(cli, ["diff", str(saved), f"config:{config}"])
+    assert unnamed.exit_code == 2 and "name one" in unnamed.output and "weather, adder" in unnamed.output
