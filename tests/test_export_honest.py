@@ -349,3 +349,11 @@ def test_a_null_meaning_that_cannot_be_kept_apart_is_a_loss():
     result = export(tool, "openai-chat", strict=True)
     assert [(l.code, l.pointer) for l in result.losses if l.code == "null-meaning-merged"] == \
         [("null-meaning-merged", "/inputSchema/properties/filter")]
+
+
+def test_more_declarations_than_one_gemini_request_takes_is_a_loss():
+    tools = [{"name": f"get_{i}", "description": "Reads one record by its id and returns it whole.",
+              "inputSchema": {"type": "object", "properties": {}}} for i in range(513)]
+    (loss,) = export(tools, "gemini").losses
+    assert loss.code == "too-many-declarations" and loss.tool == "get_512"
+    assert export(tools[:512], "gemini").losses == []

@@ -70,6 +70,7 @@ LOSSES = code_table([
     Code("too-many-properties", "more properties than OpenAI strict mode takes"),
     Code("too-large", "more characters of names and enum values than OpenAI strict mode takes"),
     Code("too-deep", "more nesting than OpenAI strict mode takes"),
+    Code("too-many-declarations", "more function declarations than one Gemini request takes"),
     Code("strict-turned-off", "an Anthropic tool past the per-request strict limits goes out with strict: false"),
     Code("output-schema-dropped", "an outputSchema whose root is not an object cannot be declared under MCP"),
 ])

@@ -12,7 +12,8 @@ from typing import Any, Sequence
 
 from ..model import ToolContract
 from ._common import description_of, project_tools
-from .base import ExportOptions, ExportResult
+from ..targets import GEMINI_MAX_DECLARATIONS
+from .base import ExportOptions, ExportResult, Loss
 
 SETTINGS: tuple[str, ...] = ("schema",)  # the keys of ExportOptions.settings it reads
 
@@ -33,5 +34,12 @@ def export_tools(tools: Sequence[ToolContract], options: ExportOptions) -> Expor
             declaration["description"] = description
         declaration["parameters" if shape == "openapi" else "parametersJsonSchema"] = p.schema
         declarations.append(declaration)
+    if len(declarations) > GEMINI_MAX_DECLARATIONS:
+        first = projected[GEMINI_MAX_DECLARATIONS].tool.name
+        result.losses.append(Loss("too-many-declarations",
+                                  f"{len(declarations)} function declarations in one Tool: Gemini takes at most "
+                                  f"{GEMINI_MAX_DECLARATIONS} in one request and rejects the request; send the "
+                                  f"tools from this one on in another", "", tool=first,
+                                  keyword="functionDeclarations"))
     result.payload = [{"functionDeclarations": declarations}]  # the `tools` list of a request: one Tool
     return result
