@@ -47,8 +47,8 @@ def test_the_baseline_records_the_pointer_inside_the_tool_and_a_fingerprint(proj
 
 
 def test_inserting_a_tool_at_the_top_brings_back_no_recorded_finding(project: Path):
-    (project / "tools.json").write_text(json.dumps([weather("get_alerts", "zone", says="Storm and flood warnings in force for one region."), weather(),
-                                                    weather("get_forecast")], indent=2))
+    alerts = weather("get_alerts", "zone", says="Storm and flood warnings in force for one region.")
+    (project / "tools.json").write_text(json.dumps([alerts, weather(), weather("get_forecast")], indent=2))
     # only the new tool's findings; the two recorded tools moved from /0 and /1 to /1 and /2
     assert {tool for tool, _, _ in reported()} == {"get_alerts"}
     assert ("get_alerts", "S003", "/0/function/parameters/required/0") in reported()

@@ -44,8 +44,8 @@ def test_two_tools_of_one_name_far_apart_are_two_headings_where_they_stand():
 
 
 def test_statistics_count_each_code_most_first():
-    found = [finding("P001", "a", 1, "/p", severity=Severity.ERROR), finding("P001", "b", 2, "/p", severity=Severity.ERROR),
-             finding("C002", "a", 1, "/q")]
+    found = [finding("P001", "a", 1, "/p", severity=Severity.ERROR),
+             finding("P001", "b", 2, "/p", severity=Severity.ERROR), finding("C002", "a", 1, "/q")]
     assert statistics_lines(found) == ["2  P001  error    rule-p001", "1  C002  warning  rule-c002", ""]
     assert statistics_lines([]) == []
     run = LintRun(report=LintReport(diagnostics=found, tools=2, files=1), statistics=True)

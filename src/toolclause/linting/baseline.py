@@ -25,7 +25,8 @@ import hashlib
 import json
 import os
 from collections import Counter
-from typing import Any, Callable, Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from ..model import Diagnostic
 from ..schema.refs import MISSING, value_at
@@ -33,7 +34,8 @@ from ..schema.refs import MISSING, value_at
 BASELINE_VERSION = 2
 READS = (1, 2)
 
-Key = tuple[str, ...]  # version 2: code, file, tool, pointer in the tool, fingerprint; version 1: code, file, tool, pointer
+# version 2: code, file, tool, pointer in the tool, fingerprint; version 1: code, file, tool, pointer
+Key = tuple[str, ...]
 
 
 class Accepted(Counter):
