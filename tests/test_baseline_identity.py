@@ -67,6 +67,10 @@ def test_a_version_1_baseline_is_still_read_and_written_again_as_version_2(proje
     (project / "baseline.json").write_text(json.dumps(old))
     assert parse_baseline(json.dumps(old), "b.json").version == 1
     assert reported() == [("get_forecast", "S003", "/1/function/parameters/required/0")]
+    text = CliRunner().invoke(cli, ["lint", "tools.json", "--select", "S003", "--baseline", "baseline.json"])
+    assert "baseline.json is version 1" in text.output and "--write-baseline baseline.json" in text.output
+    machine = lint("tools.json", "--baseline", "baseline.json")
+    assert "baseline.json is version 1" in machine.stderr and "version 1" not in machine.stdout
     rewritten = lint("tools.json", "--baseline", "baseline.json", "--write-baseline", "baseline.json")
     assert rewritten.exit_code == 0
     assert json.loads((project / "baseline.json").read_text())["version"] == 2

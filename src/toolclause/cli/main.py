@@ -193,6 +193,8 @@ def lint_command(paths: tuple[str, ...], targets: str | None, output_format: str
                        f"file(s); {len(run.fixes.skipped)} fix(es) could not be applied", err=True)
         if run.hidden_by_baseline:
             click.echo(f"toolclause: {run.hidden_by_baseline} finding(s) hidden by the baseline", err=True)
+        for note in run.notes:
+            click.echo(f"toolclause: {note}", err=True)
         if statistics:
             from ..report.base import statistics_lines
 

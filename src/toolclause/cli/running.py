@@ -11,14 +11,13 @@ import os
 import signal
 import threading
 import time
-from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..linting.baseline import BaselineError, dumps_baseline, filter_new, parse_baseline
+from ..linting.baseline import BASELINE_VERSION, Accepted, BaselineError, dumps_baseline, filter_new, parse_baseline
 from ..linting.config import ConfigError, LintConfig, check_code, discover_config, parse_targets, read_config_file
 from ..linting.engine import LintReport, lint_contracts, lint_loaded, sort_diagnostics, tool_sets
 from ..linting.fix import SkippedFix, can_write_back
@@ -202,7 +201,7 @@ def _fix(request: LintRequest, loaded: LoadResult, report: LintReport, config: L
 
 # --------------------------------------------------------------------------- baselines
 
-def _read_baseline(request: LintRequest) -> Counter | None:
+def _read_baseline(request: LintRequest) -> Accepted | None:
     if not request.baseline:
         return None
     path = Path(request.cwd, request.baseline)
@@ -223,7 +222,7 @@ def _base_dir(baseline_path: str) -> str:
     return os.path.dirname(baseline_path) or "."
 
 
-def _write_baseline(request: LintRequest, diagnostics: Iterable[Diagnostic]) -> Counter:
+def _write_baseline(request: LintRequest, diagnostics: Iterable[Diagnostic]) -> Accepted:
     assert request.write_baseline
     text = dumps_baseline(diagnostics, _base_dir(request.write_baseline), request.cwd)
     try:
@@ -310,13 +309,19 @@ def run_lint(request: LintRequest, progress: Progress | None = None) -> tuple[Li
         baseline_dir = _base_dir(request.write_baseline)
     elif request.baseline:
         baseline_dir = _base_dir(request.baseline)
+    notes = []
     if accepted is not None and baseline_dir is not None:
         report.diagnostics, hidden = filter_new(report.diagnostics, accepted, baseline_dir, request.cwd)
+        if accepted.version < BASELINE_VERSION:
+            notes.append(f"the baseline {request.baseline} is version {accepted.version}, which knows findings by "
+                         f"their place in the file; write it again with --write-baseline {request.baseline} so "
+                         f"that moving or inserting tools does not bring them back")
     tools_by_file: dict[str, list[str]] = {}
     for tool in loaded.tools:
         tools_by_file.setdefault(tool.origin.file, []).append(tool.name)
     run = LintRun(report=report, tools_by_file=tools_by_file, hidden_by_baseline=hidden, fixes=fixes,
-                  baseline_written=request.write_baseline, cwd=request.cwd, statistics=request.statistics)
+                  baseline_written=request.write_baseline, cwd=request.cwd, statistics=request.statistics,
+                  notes=notes)
     return run, config
 
 

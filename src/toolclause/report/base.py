@@ -40,6 +40,7 @@ class LintRun:
     baseline_written: str | None = None
     cwd: str = field(default_factory=os.getcwd)
     statistics: bool = False  # --statistics: a count per code after the findings
+    notes: list[str] = field(default_factory=list)  # advice about the run itself (an old baseline)
 
     def relative_path(self, file: str | None) -> str:
         """A path for reports that want one relative to the working directory, '/' separated."""

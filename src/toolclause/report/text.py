@@ -142,6 +142,7 @@ def render(run: LintRun, *, color: bool = False) -> str:
     lines.extend(_fix_lines(run, paint))
     if run.baseline_written:
         lines.append(f"Wrote the baseline {run.baseline_written}")
+    lines.extend(paint(note, "yellow") for note in run.notes)
     if run.statistics:
         lines.extend(statistics_lines(run.report.diagnostics))
     lines.append(_summary(run, paint))
