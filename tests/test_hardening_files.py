@@ -26,7 +26,8 @@ from toolclause.rules.base import Finding, Rule
 
 ALIAS_BOMB = "\n".join(
     [f'a: &a [{",".join(["lol"] * 9)}]']
-    + [f"{name}: &{name} [{','.join(['*' + prev] * 9)}]" for prev, name in zip("abcdefgh", "bcdefghi")]) + "\n"
+    + [f"{name}: &{name} [{','.join(['*' + prev] * 9)}]"
+       for prev, name in zip("abcdefgh", "bcdefghi", strict=True)]) + "\n"
 
 TOOL = {"name": "count_items", "description": "Counts the items in a list and returns the count as an integer.",
         "inputSchema": {"type": "object", "properties": {"n": {"type": "integer"}}}}
@@ -69,8 +70,9 @@ def test_an_integer_too_long_to_convert_makes_that_record_unreadable_not_the_run
     (tmp_path / "one.json").write_text(bad)
     loaded = load_paths([tmp_path / "tools.jsonl", tmp_path / "one.json"])
     assert [t.name for t in loaded.tools] == ["count_items"]
-    assert [(u.code, u.file.endswith(name), u.line) for u, name in zip(loaded.unreadable, ("jsonl", "json"))] == [
-        ("number-too-long", True, 1), ("number-too-long", True, None)]
+    found = [(u.code, u.file.endswith(name), u.line)
+             for u, name in zip(loaded.unreadable, ("jsonl", "json"), strict=True)]
+    assert found == [("number-too-long", True, 1), ("number-too-long", True, None)]
     result = CliRunner().invoke(cli, ["lint", str(tmp_path / "one.json")])
     assert result.exit_code == 2 and "internal error" not in result.output and "one.json" in result.output
 
@@ -137,7 +139,7 @@ def _folder_with(tmp_path: Path, special: str) -> Path:
 @pytest.mark.parametrize("special", ["zero", "fifo"])
 @pytest.mark.parametrize("command", ["lint", "diff", "export"])
 def test_a_device_or_fifo_named_like_a_tool_file_is_reported_not_read(tmp_path: Path, special: str, command: str):
-    folder = _folder_with(tmp_path, special)
+    _folder_with(tmp_path, special)
     args = {"lint": ["lint", "tools"], "diff": ["diff", "tools", "tools"],
             "export": ["export", "tools", "--target", "mcp", "--check", "-o", "out.json"]}[command]
     done = run_limited(args, tmp_path, memory_kib=1_000_000, seconds=60)

@@ -8,7 +8,8 @@ text is well formed; it is iterative, so depth costs no recursion.
 from __future__ import annotations
 
 import re
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from ..model import escape_token
 

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from ..model import Origin, PointerMap, ToolContract, escape_token
 
@@ -285,7 +286,8 @@ def read_property_map_tool(obj: Mapping[str, Any], origin: Origin) -> ToolContra
             input_schema["required"] = required
     output_schema = None
     if isinstance(obj.get("output_parameters"), dict):
-        output_schema = _object_from_property_map(obj["output_parameters"], "/output_parameters", "/outputSchema", entries)
+        output_schema = _object_from_property_map(obj["output_parameters"], "/output_parameters", "/outputSchema",
+                                                  entries)
     return _converted(obj, "property-map", "name", "description", input_schema, output_schema, entries, origin)
 
 
@@ -299,7 +301,8 @@ def read_parameter_list_tool(obj: Mapping[str, Any], origin: Origin) -> ToolCont
     list_key = "arguments" if isinstance(obj.get("arguments"), list) else "parameters"
     input_schema = None
     if isinstance(obj.get(list_key), list):
-        input_schema = _object_from_records(obj[list_key], "/" + list_key, "/inputSchema", entries, default_required=True)
+        input_schema = _object_from_records(obj[list_key], "/" + list_key, "/inputSchema", entries,
+                                            default_required=True)
     return _converted(obj, "parameter-list", name_key, description_key, input_schema, None, entries, origin)
 
 
@@ -328,7 +331,8 @@ def read_rapidapi(obj: Mapping[str, Any], origin: Origin) -> ToolContract:
                 required.append(name)
         if required:
             input_schema["required"] = required
-    return _converted(obj, "rapidapi", "api_name", _present(obj, "api_description"), input_schema, None, entries, origin)
+    description = _present(obj, "api_description")
+    return _converted(obj, "rapidapi", "api_name", description, input_schema, None, entries, origin)
 
 
 # --------------------------------------------------------------------------- detection
@@ -367,7 +371,8 @@ def _is_schema_like(value: Any) -> bool:
         return True
     if isinstance(value.get("type"), (str, list)) or isinstance(value.get("properties"), dict):
         return True
-    return any(k in value for k in ("$ref", "anyOf", "oneOf", "allOf")) and not all(isinstance(v, dict) for v in value.values())
+    composed = any(k in value for k in ("$ref", "anyOf", "oneOf", "allOf"))
+    return composed and not all(isinstance(v, dict) for v in value.values())
 
 
 def detect_tool_format(obj: Mapping[str, Any]) -> str | None:
@@ -395,7 +400,9 @@ def detect_tool_format(obj: Mapping[str, Any]) -> str | None:
             return "acebench" if _is_schema_like(args) else "property-map"
         if isinstance(params, dict):
             if _is_schema_like(params):
-                return "openai-responses" if obj.get("type") == "function" else "bfcl" if params.get("type") == "dict" else "function"
+                if obj.get("type") == "function":
+                    return "openai-responses"
+                return "bfcl" if params.get("type") == "dict" else "function"
             return "property-map"
         if any(isinstance(obj.get(k), dict) for k in _NESTFUL_INPUT_KEYS[2:]) or "output_parameters" in obj:
             return "property-map"

@@ -13,8 +13,7 @@ from __future__ import annotations
 
 from ..stores import PersistenceError, StoreURL
 from .envelope import Result
-from .errors import (CODES, CallError, ToolboxConfigError, ToolclauseRuntimeError, ToolError,
-                     ToolRegistrationError)
+from .errors import CODES, CallError, ToolboxConfigError, ToolclauseRuntimeError, ToolError, ToolRegistrationError
 from .toolbox import Toolbox
 
 __all__ = ["CODES", "CallError", "PersistenceError", "Result", "StoreURL", "ToolError", "ToolRegistrationError",

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import json.scanner
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from ..model import Problem
 
@@ -46,7 +46,8 @@ def _reject_constant(name: str) -> Any:
 # one decoder built once: json.loads(..., parse_constant=…) would build a new one per call
 _decoder = json.JSONDecoder(parse_constant=_reject_constant)
 _loads = _decoder.decode
-_scan = json.scanner.make_scanner(_decoder)  # the C scanner, without decode()'s two whitespace regexes
+# the C scanner, without decode()'s two whitespace regexes (typeshed types its argument as the scanner class)
+_scan = json.scanner.make_scanner(cast(Any, _decoder))
 
 
 def fast_object(text: str) -> dict[str, Any] | None:

@@ -19,8 +19,9 @@ document's table in step.
 from __future__ import annotations
 
 import socket
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any
 
 from ..model import Code, Diagnostic, code_table
 from ..schema.failures import FAILED_KEYWORDS

@@ -221,16 +221,16 @@ class Gate:
             tool, property_map = self.registry.resolve(name, routing)
         if tool is None:
             return None, self._unknown_tool(name)
+        parsed: dict[str, Any] | ParseProblem | None = None
         if type(raw) is str and raw[:1] == "{" and len(raw) <= self._fast_bytes:
-            args = fast_object(raw)
-            if args is None:
-                args = parse_arguments(raw, self.max_argument_bytes)
-        else:
-            args = parse_arguments(raw, self.max_argument_bytes)
-        if type(args) is ParseProblem:
+            parsed = fast_object(raw)
+        if parsed is None:
+            parsed = parse_arguments(raw, self.max_argument_bytes)
+        if isinstance(parsed, ParseProblem):
             return tool, self._invalid(tool, run, raw, "INVALID_ARGUMENTS_JSON",
-                                       f"{tool.name}: {args.message}; send the arguments as one JSON object",
-                                       [args.detail])
+                                       f"{tool.name}: {parsed.message}; send the arguments as one JSON object",
+                                       [parsed.detail])
+        args = parsed
         if host_key is not None and tool.idempotency == "key":
             args[IDEMPOTENCY_KEY] = host_key
         if property_map or ((raw is None or type(raw) is not str or "null" in raw) and _contains_null(args)):

@@ -17,8 +17,9 @@ from __future__ import annotations
 import dataclasses
 import inspect
 import logging
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from ..linting.config import LintConfig
 from ..linting.engine import lint_contracts
@@ -27,8 +28,14 @@ from ..rules.result import r001_unstructured_error, r003_default_mismatch
 from ..schema.validators import ARGUMENTS, compile_schema
 from .errors import CodeSpec, ToolRegistrationError
 from .numbers import integer_plan
-from .signature import (IDEMPOTENCY_KEY, IDEMPOTENCY_KEY_SCHEMA, WRAPPED_KEY, accepts_any_keyword,
-                        describe_function, output_schema_for)
+from .signature import (
+    IDEMPOTENCY_KEY,
+    IDEMPOTENCY_KEY_SCHEMA,
+    WRAPPED_KEY,
+    accepts_any_keyword,
+    describe_function,
+    output_schema_for,
+)
 
 logger = logging.getLogger("toolclause.runtime")
 
@@ -107,10 +114,11 @@ def from_function(fn: Callable[..., Any], *, name: str | None, description: str 
 def from_contract(contract: ToolContract, fn: Callable[..., Any], *, idempotency: str | None,
                   timeout: float | None, lint: str) -> BoundTool:
     _check_idempotency(idempotency)
-    schema = contract.input_schema if isinstance(contract.input_schema, dict) else {"type": "object", "properties": {}}
+    schema: dict[str, Any] = (contract.input_schema if isinstance(contract.input_schema, dict)
+                              else {"type": "object", "properties": {}})
     if idempotency == "key" and IDEMPOTENCY_KEY not in (schema.get("properties") or {}):
-        schema = {**schema, "properties": {**(schema.get("properties") or {}), IDEMPOTENCY_KEY: dict(IDEMPOTENCY_KEY_SCHEMA)},
-                  "required": [*(schema.get("required") or []), IDEMPOTENCY_KEY]}
+        properties = {**(schema.get("properties") or {}), IDEMPOTENCY_KEY: dict(IDEMPOTENCY_KEY_SCHEMA)}
+        schema = {**schema, "properties": properties, "required": [*(schema.get("required") or []), IDEMPOTENCY_KEY]}
         contract = dataclasses.replace(contract, input_schema=schema)
     adapter = None
     if contract.output_schema is None:
@@ -153,7 +161,8 @@ def _declared_errors(contract: ToolContract) -> dict[str, CodeSpec]:
         if isinstance(entry, str):
             entry = {"code": entry}
         if isinstance(entry, Mapping) and isinstance(entry.get("code"), str):
-            action = entry.get("userAction") if isinstance(entry.get("userAction"), str) else "contact_support"
+            action = entry.get("userAction")
+            action = action if isinstance(action, str) else "contact_support"
             out[entry["code"]] = CodeSpec("business", entry.get("retryable") is True, action)
     return out
 
@@ -162,9 +171,11 @@ def _bind(contract: ToolContract, fn: Callable[..., Any], *, idempotency: str | 
           lint: str, converters: Mapping[str, Any], output_adapter: Any) -> BoundTool:
     if timeout is not None and (not isinstance(timeout, (int, float)) or timeout <= 0):
         raise ToolRegistrationError(f"{contract.name}: timeout must be a positive number of seconds")
-    schema = contract.input_schema if contract.input_schema is not None else {"type": "object", "properties": {}}
+    schema: dict[str, Any] = (contract.input_schema if contract.input_schema is not None
+                              else {"type": "object", "properties": {}})
     parameters = inspect.signature(fn).parameters
-    supplied = frozenset({IDEMPOTENCY_KEY}) if idempotency == "key" and IDEMPOTENCY_KEY not in parameters else frozenset()
+    gate_supplies_key = idempotency == "key" and IDEMPOTENCY_KEY not in parameters
+    supplied = frozenset({IDEMPOTENCY_KEY}) if gate_supplies_key else frozenset()
     diagnostics = _lint(contract, lint)
     diagnostics += r003_default_mismatch.check_binding(contract, fn, supplied)
     diagnostics += r001_unstructured_error.check_binding(contract, fn)
@@ -182,7 +193,7 @@ def _bind(contract: ToolContract, fn: Callable[..., Any], *, idempotency: str | 
                             if contract.output_schema is not None else None)
     except Exception as exc:  # jsonschema-rs raises ValueError / ValidationError / ReferencingError
         raise ToolRegistrationError(f"tool '{contract.name}': its schema cannot be compiled: {exc}") from exc
-    properties = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
+    properties: dict[str, Any] = schema["properties"] if isinstance(schema.get("properties"), dict) else {}
     defaults = tuple((n, p["default"], not isinstance(p["default"], _IMMUTABLE))
                      for n, p in properties.items() if isinstance(p, dict) and "default" in p
                      and _default_fits(p, schema))
@@ -229,7 +240,7 @@ def _binding_problems(contract: ToolContract, schema: Mapping[str, Any], fn: Cal
                       supplied: frozenset[str]) -> list[str]:
     """Properties the function cannot take, and required parameters the schema never sends."""
     parameters = inspect.signature(fn).parameters
-    properties = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
+    properties: dict[str, Any] = schema["properties"] if isinstance(schema.get("properties"), dict) else {}
     required = set(schema.get("required") or []) if isinstance(schema.get("required"), list) else set()
     problems = []
     if not accepts_any_keyword(fn):

@@ -24,8 +24,9 @@ import json
 import re
 import types
 import typing
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, Literal, Mapping, Union
+from typing import Any, Literal, Union
 
 import pydantic
 from pydantic import TypeAdapter
@@ -72,7 +73,7 @@ def describe_function(fn: Callable[..., Any], skip: frozenset[str] = frozenset()
         fields[name] = (annotation, info)
         if not is_plain_json(annotation):
             converters[name] = TypeAdapter(annotation)
-    model = pydantic.create_model(f"{fn.__name__}_arguments", **fields)  # type: ignore[call-overload]
+    model = pydantic.create_model(f"{fn.__name__}_arguments", **fields)
     schema = model.model_json_schema()
     _strip_titles(schema, root=True)
     schema.setdefault("properties", {})
@@ -107,7 +108,7 @@ def _is_object_schema(schema: Mapping[str, Any]) -> bool:
             # MCP wants the root to be an object: inline the one referenced model
             schema.update({k: v for k, v in target.items()})  # type: ignore[attr-defined]
             schema.pop("$ref", None)  # type: ignore[attr-defined]
-            schema["$defs"].pop(ref.rsplit("/", 1)[1], None)  # type: ignore[index]
+            schema["$defs"].pop(ref.rsplit("/", 1)[1], None)
             if not schema["$defs"]:
                 schema.pop("$defs", None)  # type: ignore[attr-defined]
             return True

@@ -119,9 +119,13 @@ class Toolbox(Gate):
     @overload
     def tool(self, fn: Callable[..., Any], /) -> Callable[..., Any]: ...
 
-    @overload
-    def tool(self, name: str | None = None, /,
-             **options: Any) -> Callable[[Callable[..., Any]], Callable[..., Any]]: ...
+    @overload  # the options by name, so a type checker catches `read_onyl=True`
+    def tool(self, name_or_fn: str | None = None, /, *, name: str | None = None, description: str | None = None,
+             title: str | None = None, read_only: bool | None = None, destructive: bool | None = None,
+             idempotent: bool | None = None, open_world: bool | None = None, idempotency: str | None = None,
+             errors: Iterable[Any] | None = None, timeout: float | None = None,
+             meta: Mapping[str, Any] | None = None, volatile: Iterable[str] = (), confirm: Any = None,
+             max_concurrency: int | None = None) -> Callable[[Callable[..., Any]], Callable[..., Any]]: ...
 
     def tool(self, name_or_fn: Any = None, /, *, name: str | None = None, description: str | None = None,
              title: str | None = None, read_only: bool | None = None, destructive: bool | None = None,

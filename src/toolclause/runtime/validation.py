@@ -14,8 +14,9 @@ the missing or declared name it most likely meant (`'old-string' given,
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any
 
 import jsonschema_rs
 
@@ -353,7 +354,8 @@ def describe(records: Sequence[dict[str, Any]]) -> list[str]:
         if record["problem"] == "additionalProperties":
             parent, _, key = record["path"].rpartition("/")
             candidates = [m.rpartition("/")[2] for m in missing
-                          if m.rpartition("/")[0] == parent and f"{parent}/{m.rpartition('/')[2]}" not in pairs.values()]
+                          if m.rpartition("/")[0] == parent
+                          and f"{parent}/{m.rpartition('/')[2]}" not in pairs.values()]
             guess = closest(key, candidates) if candidates else None
             if guess is not None:
                 pairs[record["path"]] = f"{parent}/{guess}"
