@@ -24,7 +24,15 @@ from .._gc import gc_paused
 from .._version import __version__
 from ..formats import DIFF_FORMATS, INPUT_FORMATS, REPORT_FORMATS
 from ..targets import EXPORT_TARGETS, LINT_ALIASES, LINT_TARGETS
-from . import fuzz_command, init_command, route_command, snapshot_command, state_command, test_command
+from . import (
+    fuzz_command,
+    init_command,
+    playground_command,
+    route_command,
+    snapshot_command,
+    state_command,
+    test_command,
+)
 
 # Each command imports what it runs when it runs (the linter, the reporters, the exporters, the diff
 # classifier), so `toolclause --version`, `--help` and a usage error cost only click and this module.
@@ -316,6 +324,7 @@ cli.add_command(test_command.run_tests)
 cli.add_command(init_command.init)
 cli.add_command(fuzz_command.fuzz)
 cli.add_command(route_command.route)
+cli.add_command(playground_command.playground)
 
 # serving commands: each imports the SDK and the runtime only when it runs
 from . import proxy_command, serve_command  # noqa: E402
