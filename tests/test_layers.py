@@ -37,7 +37,7 @@ LAYERS: list[tuple[str, frozenset[str]]] = [
     ("report", frozenset({"report"})),          # reporters: a finished run → text
     ("cli", frozenset({"cli"})),                # parsing, file I/O, printing, exit codes
     # the package's public names (`toolclause/__init__.py` and its helpers) stand on everything
-    ("surface", frozenset({"__init__", "_api"})),
+    ("surface", frozenset({"__init__", "_api", "__main__"})),  # __main__: `python -m toolclause`
 ]
 RANK = {name: rank for rank, (_, names) in enumerate(LAYERS) for name in names}
 LAYER_OF_RANK = [layer for layer, _ in LAYERS]

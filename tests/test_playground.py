@@ -247,3 +247,10 @@ def test_the_web_dependencies_are_declared():
     for name in ("starlette", "uvicorn", "playwright"):
         assert re.search(rf'"{name}[>=<]', pyproject), name
     assert '"web/static/*"' in pyproject
+
+
+def test_python_dash_m_toolclause_is_the_command_line():
+    done = subprocess.run([sys.executable, "-m", "toolclause", "--version"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and done.stdout.startswith("toolclause")
+    done = subprocess.run([sys.executable, "-m", "toolclause", "lint"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "give at least one PATH" in done.stderr

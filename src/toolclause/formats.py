@@ -14,5 +14,5 @@ TOOL_FORMATS = ("mcp", "anthropic", "openai-chat", "openai-responses", "function
 INPUT_FORMATS = ("auto", *TOOL_FORMATS)  # what --input-format takes
 
 # lint's reports (report.REPORTERS has one writer each) and diff's
-REPORT_FORMATS = ("text", "json", "sarif", "github", "junit")
+REPORT_FORMATS = ("text", "json", "sarif", "github", "junit", "html")
 DIFF_FORMATS = ("text", "json", "markdown")
