@@ -114,7 +114,7 @@ def test_the_openai_strict_export_is_valid(page):
     paste(page, TYPO)
     page.select_option("#export-target", "openai-chat")
     page.check("#export-strict")
-    page.wait_for_selector("#export-check[data-valid=true]")
+    page.wait_for_selector("#export-check[data-valid=true][data-target=openai-chat-strict]")
     assert "Valid for openai-strict" in page.inner_text("#export-check")
     (tool,) = json.loads(page.inner_text("#export-output"))
     ChatCompletionFunctionTool.model_validate(tool)

@@ -270,6 +270,7 @@ async function runExport() {
           errors.slice(0, 3).map((e) => `${e.code} ${e.message}`).join("; ")
         : `✓ Valid for ${result.check.lint_target}: the output passes its checks (${result.check.tools} tool${result.check.tools === 1 ? "" : "s"}).`;
       check.dataset.valid = String(!errors.length);
+      check.dataset.target = `${target}${strict ? "-strict" : ""}`; // what the verdict is about
     } else {
       check.className = "check-line";
       check.textContent = result.output ? "" : (result.message || "");
@@ -285,12 +286,12 @@ async function runDiff() {
   const old = $("diff-old").value;
   const summary = $("diff-summary");
   const list = $("diff-changes");
-  list.textContent = "";
-  if (!old.trim()) { summary.textContent = "No earlier version yet."; return; }
+  if (!old.trim()) { list.textContent = ""; summary.textContent = "No earlier version yet."; return; }
   const request = ++state.sideRequest;
   try {
     const result = await call("/api/diff", { old, new: $("editor").value, new_name: state.name });
     if (request !== state.sideRequest) return;
+    list.textContent = "";
     const breaking = result.changes.filter((c) => c.impact.startsWith("breaking")).length;
     summary.textContent = result.changes.length
       ? `${result.changes.length} change${result.changes.length === 1 ? "" : "s"} (${result.tools.old} → ${result.tools.new} tools); ` +
