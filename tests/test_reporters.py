@@ -38,7 +38,7 @@ def make_run(cwd: str = "/repo", **changes) -> LintRun:
 
 
 def test_the_registry_names_every_format():
-    assert set(REPORTERS) == {"text", "json", "sarif", "github", "junit"}
+    assert set(REPORTERS) == {"text", "json", "sarif", "github", "junit", "html"}
 
 
 # --------------------------------------------------------------------------- json
