@@ -98,3 +98,33 @@ def test_what_fix_did_is_in_the_report(tmp_path, monkeypatch):
     fixes = page[page.index('id="fixes"'):page.index('id="findings"')]
     assert "fixed weather.json" in fixes and "S002" in fixes
     assert 'data-code="S002"' not in page  # fixed, so no longer a finding
+
+
+# --------------------------------------------------------------------------- how reports reach the terminal
+
+def lint_cli(tmp_path: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    import os
+
+    return subprocess.run([sys.executable, "-m", "toolclause", "lint", *args], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=120, env={**os.environ, **(env or {})})
+
+
+def test_quiet_prints_the_findings_only(tmp_path):
+    (tmp_path / "weather.json").write_text(TYPO, encoding="utf-8")
+    (tmp_path / "cities.json").write_text(CLEAN, encoding="utf-8")
+    loud = lint_cli(tmp_path, "weather.json")
+    quiet = lint_cli(tmp_path, "weather.json", "--quiet")
+    assert loud.returncode == quiet.returncode == 1
+    assert "in 1 tool, 1 file" in loud.stdout and "in 1 tool" not in quiet.stdout
+    assert "S003" in quiet.stdout and quiet.stdout == loud.stdout[:len(quiet.stdout)]
+    clean = lint_cli(tmp_path, "cities.json", "-q", "--select", "S")
+    assert clean.returncode == 0 and clean.stdout == "" and clean.stderr == ""
+    assert lint_cli(tmp_path, "cities.json", "--select", "S").stdout.startswith("0 errors")
+
+
+def test_no_color_wins_over_force_color(tmp_path):
+    (tmp_path / "weather.json").write_text(TYPO, encoding="utf-8")
+    forced = lint_cli(tmp_path, "weather.json", env={"FORCE_COLOR": "1"})
+    plain = lint_cli(tmp_path, "weather.json", "--no-color", env={"FORCE_COLOR": "1"})
+    assert "\x1b[" in forced.stdout
+    assert "\x1b[" not in plain.stdout and "S003" in plain.stdout

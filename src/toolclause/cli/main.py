@@ -40,6 +40,8 @@ from . import (
 if TYPE_CHECKING:
     from rich.progress import Progress, TaskID
 
+    from ..report.base import LintRun
+
 
 class CommandError(click.ClickException):
     """One line on stderr, exit 2."""
@@ -103,6 +105,14 @@ def _emit(text: str, output: str | None, color: bool) -> None:
         raise CommandError(f"--output {output}: cannot write: {exc.strerror or exc}") from None
 
 
+def _findings_only(run: LintRun, rendered: str) -> str:
+    """--quiet: the text report without its closing summary line, and nothing at all for a clean run."""
+    if not run.report.diagnostics and not run.report.unreadable and run.fixes is None and not run.statistics:
+        return ""
+    body = rendered.rstrip("\n").rpartition("\n")[0].rstrip("\n")
+    return body + "\n" if body else ""
+
+
 def _comma_choice(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     return value.strip() if value is not None else None
 
@@ -157,11 +167,14 @@ def _http_headers(ctx: click.Context, param: click.Parameter,
 @click.option("--statistics", is_flag=True, help="End with a count of findings per code (on stderr for machine formats).")
 @click.option("--mcp-config", metavar="FILE", help="Lint every server an MCP client configuration lists "
                                                    "(claude_desktop_config.json, .cursor/mcp.json, .vscode/mcp.json).")
+@click.option("--quiet", "-q", is_flag=True, help="Print the findings only: no summary line, no progress bar, "
+                                                  "nothing when there are none.")
+@click.option("--no-color", is_flag=True, help="Never colour the output (as NO_COLOR=1 does).")
 def lint_command(paths: tuple[str, ...], targets: str | None, output_format: str, select: str | None,
                  ignore: str | None, fail_on: str | None, fix: bool, config_file: str | None,
                  baseline: str | None, write_baseline: str | None, input_format: str, output: str | None,
                  server: str | None, url: str | None, headers: tuple[tuple[str, str], ...], timeout: float,
-                 statistics: bool, mcp_config: str | None) -> None:
+                 statistics: bool, mcp_config: str | None, quiet: bool, no_color: bool) -> None:
     """Lint tool definitions in PATHS (files or folders; - for standard input), or a live MCP server."""
     if server is not None and url is not None:
         raise click.UsageError("give --server or --url, not both")
@@ -183,15 +196,17 @@ def lint_command(paths: tuple[str, ...], targets: str | None, output_format: str
                           config_file=config_file, baseline=baseline, write_baseline=write_baseline,
                           input_format=input_format, server=server, url=url, headers=headers, timeout=timeout,
                           statistics=statistics, mcp_config=mcp_config)
-    show_progress = bool(getattr(sys.stderr, "isatty", None) and sys.stderr.isatty())
+    show_progress = not quiet and bool(getattr(sys.stderr, "isatty", None) and sys.stderr.isatty())
     try:
         with progress_bar(show_progress) as progress:
             run, config = run_lint(request, progress)
     except CliError as exc:
         raise CommandError(str(exc)) from None
-    color = output is None and output_format == "text" and wants_color(sys.stdout)
+    color = not no_color and output is None and output_format == "text" and wants_color(sys.stdout)
     with gc_paused():  # a report of 60,000 findings is acyclic dicts and strings: see toolclause._gc
         rendered = REPORTERS[output_format](run, color=color)
+    if quiet and output_format == "text":
+        rendered = _findings_only(run, rendered)
     _emit(rendered, output, color)
     code = exit_code(run, config.fail_on)
     if output_format != "text":
