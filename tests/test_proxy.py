@@ -104,3 +104,22 @@ def test_a_proxy_in_front_of_a_server_over_http_keeps_its_error_codes(tmp_path):
     assert seen["names"] == ["echo", "record", "wait", "record_slowly"]
     assert seen["ok"].structured_content == {"text": "hi", "length": 2}
     assert seen["empty"].is_error and seen["empty"].structured_content["error"]["code"] == "EMPTY_TEXT"
+
+
+def test_clients_reach_the_proxy_over_streamable_http(tmp_path):
+    from mcp.client.streamable_http import streamable_http_client
+
+    from toolclause.mcp.serving import http_process
+
+    env = {**os.environ, "SERVE_TEST_LOG": str(tmp_path / "upstream.log")}
+
+    async def session_run(url: str) -> list[Any]:
+        async with streamable_http_client(url) as (read, write), ClientSession(read, write) as session:
+            await session.initialize()
+            return [await session.call_tool("add_note", {"text": "tea", "request_id": "h-1"}) for _ in range(3)]
+
+    with http_process("--server", shlex.join([sys.executable, str(UPSTREAM)]), "--store",
+                      f"sqlite:///{tmp_path / 'proxy.db'}", command="proxy", env=env) as url:
+        results = anyio.run(session_run, url)
+    assert [r.structured_content for r in results] == [{"id": 1}] * 3
+    assert (tmp_path / "upstream.log").read_text().splitlines() == ["add_note tea"]

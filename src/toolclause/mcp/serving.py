@@ -276,16 +276,17 @@ READY = re.compile(r"at (http://\S+) \(Streamable HTTP\)")  # the line `toolclau
 
 
 @contextmanager
-def http_process(target: str, *options: str, env: Mapping[str, str] | None = None, cwd: str | None = None,
-                 timeout: float = 60.0) -> Iterator[str]:
-    """`toolclause serve TARGET --transport http --port 0 [options]` in a process of its own; yields its URL.
+def http_process(*arguments: str, command: str = "serve", env: Mapping[str, str] | None = None,
+                 cwd: str | None = None, timeout: float = 60.0) -> Iterator[str]:
+    """`toolclause serve TARGET [options] --transport http --port 0` in a process of its own; yields its URL.
+
+    `command="proxy"` starts `toolclause proxy [arguments] --transport http --port 0` instead.
 
     For tests and scripts that drive a server as a client would (replicas: enter it twice with one
     TOOLCLAUSE_STORE).  The process is stopped on the way out (SIGTERM, then SIGKILL after 10 s);
     a server that does not listen within `timeout` seconds is a RuntimeError quoting what it said.
     """
-    argv = [sys.executable, "-m", "toolclause.cli.main", "serve", target, "--transport", "http", "--port", "0",
-            *options]
+    argv = [sys.executable, "-m", "toolclause.cli.main", command, *arguments, "--transport", "http", "--port", "0"]
     process = subprocess.Popen(argv, cwd=cwd, env=dict(env) if env is not None else None, stdin=subprocess.DEVNULL,
                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     killer = threading.Timer(timeout, process.kill)
@@ -299,7 +300,7 @@ def http_process(target: str, *options: str, env: Mapping[str, str] | None = Non
             if found:
                 break
         else:
-            raise RuntimeError(f"toolclause serve {target} stopped before listening:\n" + "".join(said[-20:]))
+            raise RuntimeError(f"toolclause {command} stopped before listening:\n" + "".join(said[-20:]))
         killer.cancel()
         threading.Thread(target=process.stderr.read, daemon=True).start()  # keep its stderr drained
         yield found.group(1)
