@@ -233,7 +233,9 @@ class Gate:
         args = parsed
         if host_key is not None and tool.idempotency == "key":
             args[IDEMPOTENCY_KEY] = host_key
-        if property_map or ((raw is None or type(raw) is not str or "null" in raw) and _contains_null(args)):
+        # a strict model's shapes (renamed keys, null for "not given", map pairs, {"set": …}) → the canonical ones
+        if property_map or tool.reshaped or \
+                ((raw is None or type(raw) is not str or "null" in raw) and _contains_null(args)):
             args = to_canonical_arguments(args, tool.contract.input_schema, property_map)
         for key, default, mutable in tool.defaults:
             if key not in args:

@@ -25,6 +25,7 @@ from ..linting.config import LintConfig
 from ..linting.engine import lint_contracts
 from ..model import Diagnostic, Origin, Severity, ToolContract
 from ..rules.result import r001_unstructured_error, r003_default_mismatch
+from ..schema.normalize import reshaped_by_strict
 from ..schema.validators import ARGUMENTS, compile_schema
 from .errors import CodeSpec, ToolRegistrationError
 from .numbers import integer_plan
@@ -64,6 +65,7 @@ class BoundTool:
     idempotency: str | None = None
     diagnostics: tuple[Diagnostic, ...] = ()
     integers: Mapping[str, Any] = field(default_factory=dict)  # whole-number floats made ints here (numbers.py)
+    reshaped: bool = False  # the strict export sends some value in another shape: canonicalise every call
 
     name: str = ""  # the contract's name, copied: read on every call
 
@@ -205,7 +207,8 @@ def _bind(contract: ToolContract, fn: Callable[..., Any], *, idempotency: str | 
                      wrapped=bool((contract.output_schema or {}).get(WRAPPED_KEY)), defaults=defaults,
                      drop=supplied, reject_unknown=reject_unknown, converters=converters,
                      output_adapter=output_adapter, errors={**_declared_errors(contract)}, timeout=timeout,
-                     idempotency=idempotency, diagnostics=tuple(diagnostics), integers=integer_plan(schema))
+                     idempotency=idempotency, diagnostics=tuple(diagnostics), integers=integer_plan(schema),
+                     reshaped=reshaped_by_strict(schema))
 
 
 # A Toolbox is not a provider: a name like `math.add` is fine here (MCP allows dots) and

@@ -17,7 +17,8 @@ closed off dropped), for tests and replays.  Neither function mutates its input.
 from __future__ import annotations
 
 import re
-from typing import Any, Iterator, Mapping
+from collections.abc import Iterator, Mapping
+from typing import Any
 
 from ..model import escape_token
 from ..schema.keywords import json_type
@@ -170,6 +171,23 @@ def _set_wrapper(projection: Any) -> Mapping[str, Any] | None:
     return None
 
 
+def reshaped_by_strict(schema: Any, depth: int = 0, seen: set[int] | None = None) -> bool:
+    """Whether a strict projection of this schema sends some value in another shape (a map as
+    `{key, value}` pairs, a property whose null means something as `{"set": …}`), so that calls made from
+    the strict export must go through to_canonical_arguments even when they hold no null."""
+    seen = set() if seen is None else seen
+    if depth > 64 or id(schema) in seen:  # bounded; a schema from a file is a tree, one built in code may not be
+        return False
+    seen.add(id(schema))
+    if isinstance(schema, Mapping):
+        if _is_map(schema) or keeps_not_given_apart(schema):
+            return True
+        return any(reshaped_by_strict(v, depth + 1, seen) for v in schema.values() if isinstance(v, (Mapping, list)))
+    if isinstance(schema, list):
+        return any(reshaped_by_strict(v, depth + 1, seen) for v in schema if isinstance(v, (Mapping, list)))
+    return False
+
+
 def _is_map(schema: Mapping[str, Any]) -> bool:
     """A canonical map (free keys, one value schema) that cannot itself be an array: strict exports send
     it as `[{"key": …, "value": …}]` (see exporting/_projector.py)."""
@@ -255,7 +273,8 @@ def to_strict_arguments(arguments: Any, projection: Mapping[str, Any], depth: in
         return out
     value_schema = _map_schema(projection)
     if isinstance(arguments, dict) and value_schema is not None:
-        return [{"key": k, "value": to_strict_arguments(v, value_schema, depth + 1, root)} for k, v in arguments.items()]
+        return [{"key": k, "value": to_strict_arguments(v, value_schema, depth + 1, root)}
+                for k, v in arguments.items()]
     if isinstance(arguments, list) and isinstance(projection.get("items"), Mapping):
         return [to_strict_arguments(v, projection["items"], depth + 1, root) for v in arguments]
     return arguments
