@@ -35,3 +35,13 @@ def test_huge_list_like_descriptions_lint_without_blowing_up(tmp_path: Path):
         done = subprocess.run([sys.executable, "-m", "toolclause.cli.main", "lint", str(path), "--target", "all",
                                "--fail-on", "never"], capture_output=True, text=True, timeout=90)
         assert done.returncode == 0, (label, done.stderr[-500:])
+
+
+def test_one_long_sentence_is_read_in_linear_time_even_past_the_cap():
+    # below the cap the cue search itself must stay linear: the Korean "one of" pattern was tried from every
+    # position of a sentence without its tail (20 KB took seconds, 200 KB would take minutes)
+    probe = ("from toolclause.rules.description._closed_sets import _from_cue; "
+             "_from_cue('Choose one of a, b or c ' + 'word ' * 40_000); "
+             "assert _from_cue('값은 ' + '가나다 ' * 3_000 + 'asc, desc 중 하나') is not None")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr[-500:]

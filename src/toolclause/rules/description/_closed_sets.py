@@ -34,6 +34,7 @@ _CUE = re.compile(
     r"|\b(?:options|choices|values)\s*(?:are\b|:)|\bchoose\s+from|\bselect\s+from"
     r"|가능한\s*값(?:은|:)?|허용(?:되는|된)?\s*값(?:은|:)?|선택\s*가능(?:한\s*값)?)\s*:?\s*", re.I)
 _KO_ONE_OF = re.compile(r"([^.:()。]+?)\s*중\s*(?:하나|에서|택)")
+_KO_ONE_OF_TAIL = re.compile(r"중\s*(?:하나|에서|택)")
 _EXAMPLE = re.compile(r"\b(?:eg|ex|such\s+as|for\s+example|for\s+instance|like|including|includes?|example|examples"
                       r"|sample|samples)\b|예\s*[:)]|예를\s*들|예시|예컨대|比如|例如|譬如|诸如|如[:：]", re.I)
 _OPEN_AFTER = re.compile(r"^\s*(?:,?\s*(?:etc|and\s+so\s+on|and\s+more|or\s+others?|or\s+any|\.\.\.|…)|\s*등|\s*기타|\s*等"
@@ -192,7 +193,8 @@ def _from_cue(sentence: str) -> tuple[list[str], str] | None:
         items = _accept(_items(span), 2)
         if items and _closed_here(sentence[: cue.start()], rest[len(span):]):
             return items, (cue.group(0) + span).strip()
-    match = _KO_ONE_OF.search(sentence)
+    # the lazy prefix of _KO_ONE_OF is tried from every position: only where its tail occurs at all
+    match = _KO_ONE_OF.search(sentence) if _KO_ONE_OF_TAIL.search(sentence) else None
     if match:
         span = match.group(1).rsplit(":", 1)[-1]
         items = _items(span)
