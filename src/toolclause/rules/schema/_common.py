@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterator
+from typing import Any, NamedTuple
 
 from ...model import ToolContract
 from ...schema.keywords import JSON_TYPES, type_alias
@@ -49,3 +50,25 @@ def type_hint(value: Any) -> str:
         if known and json_type in JSON_TYPES:
             return f'; write {{"type": "{json_type}"}}'
     return ""
+
+
+
+class ValidExample(NamedTuple):
+    index: int
+    arguments: Any
+    wrapped: bool     # written as {"arguments": {…}, "result": {…}}
+    has_result: bool
+    result: Any
+
+
+def valid_examples(tool: ToolContract) -> Iterator[ValidExample]:
+    """Each `examples.valid` entry: the argument object itself, or `{"arguments": {…}, "result": {…}}` with
+    the result the call must give (S008 checks the arguments, R002 the result)."""
+    examples = tool.extra.get("examples")
+    valid = examples.get("valid") if isinstance(examples, dict) else None
+    for index, entry in enumerate(valid if isinstance(valid, list) else ()):
+        wrapped = isinstance(entry, dict) and isinstance(entry.get("arguments"), dict)
+        if wrapped:
+            yield ValidExample(index, entry["arguments"], True, "result" in entry, entry.get("result"))
+        else:
+            yield ValidExample(index, entry, False, False, None)

@@ -56,7 +56,7 @@ from ...schema.meta import is_safe_to_validate
 from ...schema.nullability import nullable_type, openapi_nullable
 from ...schema.walk import NodeKind, SchemaNode
 from ..base import Finding, LintContext, Rule
-from ._common import is_rapidapi, root_of
+from ._common import is_rapidapi, root_of, valid_examples
 from ._value_check import value_errors
 
 _MESSAGE_LIMIT = 160  # jsonschema-rs quotes the whole value, which may be long
@@ -95,11 +95,7 @@ class InvalidDefault(Rule):
         if not isinstance(examples, dict) or not isinstance(schema, dict):
             return
         root = SchemaNode("/inputSchema", schema, NodeKind.ROOT, None, None, 0, False, "input")
-        valid = examples.get("valid")
-        for index, entry in enumerate(valid if isinstance(valid, list) else ()):
-            # `{"arguments": {…}, "result": {…}}` carries the result the call must give, too
-            wrapped = isinstance(entry, dict) and isinstance(entry.get("arguments"), dict)
-            value = entry["arguments"] if wrapped else entry
+        for index, value, wrapped, _, _ in valid_examples(tool):
             if not is_safe_to_validate(value):
                 continue
             problem = value_errors(root, schema, value)
