@@ -85,3 +85,19 @@ def test_diff_a_snapshot_against_a_configured_server(tmp_path: Path):
     assert same.exit_code == 0, same.output
     unnamed = CliRunner().invoke(cli, ["diff", str(saved), f"config:{config}"])
     assert unnamed.exit_code == 2 and "name one" in unnamed.output and "weather, adder" in unnamed.output
+
+
+def test_snapshot_saves_a_configured_server_and_names_the_choices_when_unnamed(tmp_path: Path):
+    config = tmp_path / "claude_desktop_config.json"
+    config.write_text(json.dumps({"mcpServers": {"weather": _entry("clean"), "adder": _entry("poisoned")}}))
+    saved = tmp_path / "weather.snapshot.json"
+    done = CliRunner().invoke(cli, ["snapshot", "--mcp-config", f"{config}#weather", "-o", str(saved)])
+    assert done.exit_code == 0, done.output
+    direct = tmp_path / "direct.snapshot.json"
+    assert CliRunner().invoke(cli, ["snapshot", "--server", f"{sys.executable} {SERVERS / 'clean.py'}",
+                                    "-o", str(direct)]).exit_code == 0
+    assert json.loads(saved.read_text())["tools"] == json.loads(direct.read_text())["tools"]
+    unnamed = CliRunner().invoke(cli, ["snapshot", "--mcp-config", str(config), "-o", str(tmp_path / "x.json")])
+    assert unnamed.exit_code == 2 and "name one" in unnamed.output and not (tmp_path / "x.json").exists()
+    both = CliRunner().invoke(cli, ["snapshot", "--mcp-config", str(config), "--url", "http://x", "-o", "y.json"])
+    assert both.exit_code == 2 and "one of them" in both.output

@@ -1,4 +1,5 @@
-"""`toolclause snapshot --server CMD | --url URL -o FILE`: a live server's listing, saved as a file.
+"""`toolclause snapshot --server CMD | --url URL | --mcp-config FILE[#NAME] -o FILE`: a live server's
+listing, saved as a file.
 
 The file is the server snapshot `lint` reads (tools, resources and templates), so a
 repository can commit it and CI can compare the running server against it with
@@ -55,22 +56,31 @@ def _headers(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]
 @click.option("--url", metavar="URL", help="A running MCP server over Streamable HTTP (e.g. http://localhost:8000/mcp).")
 @click.option("--header", "headers", multiple=True, callback=_headers, metavar="'NAME: VALUE'",
               help="--url: send this HTTP header with every request (repeatable).")
+@click.option("--mcp-config", "mcp_config", metavar="FILE[#NAME]",
+              help="A server an MCP client configuration lists (Claude Desktop, Cursor, VS Code); #NAME picks "
+                   "one when the file lists several.")
 @click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=30.0, show_default=True,
               metavar="SECONDS", help="How long the server may take to start and list everything.")
 @click.option("-o", "--output", required=True, type=click.Path(dir_okay=False, path_type=Path),
               help="The file to write (JSON).")
-def snapshot(server: str | None, url: str | None, headers: tuple[tuple[str, str], ...], timeout: float,
-             output: Path) -> None:
+def snapshot(server: str | None, url: str | None, headers: tuple[tuple[str, str], ...], mcp_config: str | None,
+             timeout: float, output: Path) -> None:
     """Save a live MCP server's tools, resources and templates to a file that lint and diff read."""
     from ..mcp.live import LiveServerError
 
-    if (server is None) == (url is None):
-        raise click.UsageError("give --server CMD or --url URL (one of them)")
+    if sum(given is not None for given in (server, url, mcp_config)) != 1:
+        raise click.UsageError("give --server CMD, --url URL or --mcp-config FILE[#NAME] (one of them)")
     if headers and url is None:
         raise click.UsageError("--header goes with --url (HTTP headers for a server reached over Streamable HTTP)")
     try:
-        document = take_snapshot(server, url, headers, timeout)
-    except LiveServerError as exc:
+        if mcp_config is not None:
+            from ..loading.mcp_config import CONFIG_PREFIX
+            from .configured import configured_side
+
+            document = configured_side(CONFIG_PREFIX + mcp_config, timeout)
+        else:
+            document = take_snapshot(server, url, headers, timeout)
+    except (LiveServerError, ValueError) as exc:
         raise SnapshotError(str(exc)) from None
     try:
         output.write_text(json.dumps(document, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
