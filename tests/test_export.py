@@ -6,7 +6,6 @@ import json
 from pathlib import Path
 
 import jsonschema_rs
-import pytest
 from click.testing import CliRunner
 
 import toolclause

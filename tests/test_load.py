@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 import toolclause
-from toolclause.loading import load_paths, load_text, contracts_from_document
 from toolclause.linting.engine import locate_original
+from toolclause.loading import contracts_from_document, load_paths, load_text
 
 WEATHER_SCHEMA = {"type": "object", "properties": {"city": {"type": "string", "description": "City"}},
                   "required": ["citty"]}
@@ -164,6 +164,7 @@ def test_yaml_positions():
 
 def test_stdin(monkeypatch):
     import io
+
     from toolclause.loading import load_stdin
 
     stream = io.BytesIO(json.dumps([{"name": "a", "inputSchema": {}}]).encode())

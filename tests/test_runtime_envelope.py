@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from openai.types.chat import ChatCompletionToolMessageParam
 from pydantic import TypeAdapter
 
-from toolclause import Result, ToolError, Toolbox
+from toolclause import Result, Toolbox, ToolError
 
 OPENAI = TypeAdapter(ChatCompletionToolMessageParam)
 ANTHROPIC = TypeAdapter(ToolResultBlockParam)

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from toolclause import ToolError, Toolbox
+from toolclause import Toolbox, ToolError
 from toolclause.runtime import CODES, PersistenceError
 from toolclause.runtime.claim import Ticket
 

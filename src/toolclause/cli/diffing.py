@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..diffing import DiffInputError, diff_tools, exit_code, readable_sides
-from ..report.diff import render
 from ..loading.mcp_config import CONFIG_PREFIX
+from ..report.diff import render
 from .snapshot_command import SERVER_PREFIX, URL_PREFIX, live_side
 
 

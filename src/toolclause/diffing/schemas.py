@@ -14,7 +14,8 @@ reference cycles, so hostile schemas cost bounded work.
 from __future__ import annotations
 
 import json
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from ..model import escape_token, resolve_pointer
 from ..schema.keywords import type_alias

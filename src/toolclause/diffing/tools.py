@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from typing import Any, Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 from ..loading import inline_fixtures
 from ..model import ToolContract
 from ..schema.validators import DRAFT, compile_schema
+from .equivalence import canon, normal_form
 from .kinds import change
 from .model import Change, DiffReport, Impact
-from .equivalence import canon, normal_form
 from .schemas import SchemaComparer
 
 READ_ONLY = "readOnlyHint"

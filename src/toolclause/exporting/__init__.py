@@ -14,17 +14,18 @@ normalize.py, the drift diff in check.py.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
 from importlib import import_module
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 from ..model import ToolContract
+from ..schema.normalize import to_canonical_arguments, to_strict_arguments
 from ..targets import EXPORT_TARGETS
 from . import structured_output
 from .base import ExportOptions, ExportResult, Loss, dumps
 from .check import Drift, file_drift, structural_diff
-from ..schema.normalize import to_canonical_arguments, to_strict_arguments
 from .repair import as_json_schema, with_fixed_types
 
 # each target's exporter module, as targets.EXPORT_TARGETS names it

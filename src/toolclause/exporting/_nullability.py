@@ -12,7 +12,6 @@ import json
 from typing import Any
 
 
-
 def to_openapi_nullable(out: dict[str, Any]) -> None:
     """OpenAPI has one type and `nullable`: rewrite type arrays and anyOf[X, null]."""
     types = out.get("type")

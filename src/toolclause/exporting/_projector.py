@@ -24,14 +24,14 @@ from typing import Any
 
 from ..model import escape_token
 from ..schema.keywords import STANDARD_KEYWORDS, type_alias
+from ..schema.normalize import never_an_object, null_has_meaning
+from ..schema.nullability import make_nullable
 from ..schema.refs import ref_target, resolve_ref
 from ..targets import JSON_SCHEMA_TYPES
-from .base import Loss
-from ..schema.nullability import make_nullable
-from ..schema.normalize import never_an_object, null_has_meaning
 from ._nullability import disjoint, is_array, is_object, object_branches, to_openapi_nullable
-from .names import valid_names
 from ._words import append_sentence, describe
+from .base import Loss
+from .names import valid_names
 
 # Keywords that only annotate: dropping them changes nothing a validator checks.
 ANNOTATIONS = frozenset({

@@ -7,7 +7,8 @@ without a phrase here is written as `keyword: value`.
 from __future__ import annotations
 
 import json
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 
 def _json(value: Any) -> str:

@@ -15,7 +15,8 @@ Settings: `name`, `description`, `url`, `version`, `protocolBinding`
 from __future__ import annotations
 
 import json
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from ..model import ToolContract
 from ._common import project_tools

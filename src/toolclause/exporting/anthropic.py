@@ -9,12 +9,16 @@ tools in order while they fit; a tool that no longer fits is exported with
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from ..model import ToolContract
 from ..schema.walk import NodeKind, walk
-from ..targets import (ANTHROPIC_STRICT_MAX_OPTIONAL_PARAMETERS, ANTHROPIC_STRICT_MAX_TOOLS,
-                       ANTHROPIC_STRICT_MAX_UNION_PARAMETERS)
+from ..targets import (
+    ANTHROPIC_STRICT_MAX_OPTIONAL_PARAMETERS,
+    ANTHROPIC_STRICT_MAX_TOOLS,
+    ANTHROPIC_STRICT_MAX_UNION_PARAMETERS,
+)
 from ._common import description_of, project_tools
 from .base import ExportOptions, ExportResult, Loss
 

@@ -8,8 +8,9 @@ Each target module (`openai_chat`, `anthropic`, …) exposes the same function,
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
 from ..model import Code, Problem, code_table
 

@@ -8,11 +8,12 @@ references inlined).  Gemini has no strict mode: `strict` changes nothing.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from ..model import ToolContract
-from ._common import description_of, project_tools
 from ..targets import GEMINI_MAX_DECLARATIONS
+from ._common import description_of, project_tools
 from .base import ExportOptions, ExportResult, Loss
 
 SETTINGS: tuple[str, ...] = ("schema",)  # the keys of ExportOptions.settings it reads

@@ -6,7 +6,7 @@ Names keep to MCP's 2025-11-25 rule (letters, digits, `_ - .`, 1 to 128).
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from ..model import ToolContract
 from ._common import project_tools

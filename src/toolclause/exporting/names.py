@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import hashlib
 import re
-from typing import Iterable
+from collections.abc import Iterable
 
 from ..targets import PROPERTY_NAME_RULES, TOOL_NAME_RULES, NameRule
+
 
 def _sanitise(name: str, rule: NameRule) -> str:
     """Replace each run of characters the rule rejects by '_' and satisfy its first-character rule.

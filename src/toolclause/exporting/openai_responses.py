@@ -7,7 +7,8 @@ otherwise try to normalise the schema to strict on its own).
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from ..model import ToolContract
 from ._common import description_of, project_tools

@@ -9,7 +9,8 @@ the one S002 itself reads.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from ..model import ToolContract
 from ..schema.keywords import type_alias

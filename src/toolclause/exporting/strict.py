@@ -10,18 +10,29 @@ any mode (a root without `properties`, a root `anyOf`, property names).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from ..schema.nullability import allows_null, make_nullable
 from ..schema.regex_features import unsupported_regex_features
 from ..schema.strict_size import openai_strict_size
-from ..targets import (ANTHROPIC_STRICT_FORMATS, ANTHROPIC_STRICT_KEYWORDS, ANTHROPIC_STRICT_MIN_ITEMS,
-                       GEMINI_JSON_SCHEMA_KEYWORDS, GEMINI_SCHEMA_FIELDS, OPENAI_STRICT_FORMATS, OPENAI_STRICT_KEYWORDS,
-                       OPENAI_STRICT_MAX_NESTING, OPENAI_STRICT_MAX_PROPERTIES, OPENAI_STRICT_MAX_TOTAL_CHARS,
-                       PROPERTY_NAME_RULES, NameRule)
-from .base import Loss
+from ..targets import (
+    ANTHROPIC_STRICT_FORMATS,
+    ANTHROPIC_STRICT_KEYWORDS,
+    ANTHROPIC_STRICT_MIN_ITEMS,
+    GEMINI_JSON_SCHEMA_KEYWORDS,
+    GEMINI_SCHEMA_FIELDS,
+    OPENAI_STRICT_FORMATS,
+    OPENAI_STRICT_KEYWORDS,
+    OPENAI_STRICT_MAX_NESTING,
+    OPENAI_STRICT_MAX_PROPERTIES,
+    OPENAI_STRICT_MAX_TOTAL_CHARS,
+    PROPERTY_NAME_RULES,
+    NameRule,
+)
 from ._projector import MAX_PROJECTED_NODES, Projector, TooLargeToInline
+from .base import Loss
 
 __all__ = ["PROFILES", "Profile", "Projection", "allows_null", "make_nullable", "project", "openai_size_losses"]
 

@@ -14,12 +14,13 @@ A "tool" given here is a carrier: its name names the schema and its
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from ..model import ToolContract
 from ..targets import TOOL_NAME_RULES
-from .base import ExportOptions, ExportResult, Loss
+from .base import ExportOptions, ExportResult
 from .names import valid_names
 from .strict import project
 

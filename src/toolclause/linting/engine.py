@@ -10,8 +10,9 @@ from __future__ import annotations
 import os
 import threading
 from collections import defaultdict
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 from .._gc import gc_paused
 from ..model import Diagnostic, Severity, ToolContract, Unreadable

@@ -18,9 +18,10 @@ import json
 import os
 import re
 import shlex
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 CONFIG_PREFIX = "config:"
 _VARIABLE = re.compile(r"\$\{([^}]*)\}")

@@ -31,8 +31,9 @@ computed from an object (a tool, a schema), kept for the run.
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, ClassVar, Generic, Iterable, Iterator, Mapping, Sequence, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from ..model import Fix, Severity, ToolContract
 from ..schema.refs import MISSING, value_at
@@ -67,7 +68,7 @@ class LintContext:
     _states: dict[type, Any] = field(default_factory=dict, init=False, repr=False)
     _checked_options: dict[str, Mapping[str, Any]] = field(default_factory=dict, init=False, repr=False)
 
-    def options_for(self, rule: "Rule") -> Mapping[str, Any]:
+    def options_for(self, rule: Rule) -> Mapping[str, Any]:
         """The rule's options for this run: the configured ones checked against its CONF, DEFAULT for the rest.
 
         Raises `RuleOptionError` for an option the rule does not declare or a

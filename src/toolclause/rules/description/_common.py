@@ -6,8 +6,8 @@ from typing import Any
 
 from ...model import ToolContract, split_pointer
 from ...schema.refs import MISSING, ref_target
-from ..base import original_value
 from ...schema.walk import NodeKind, SchemaNode
+from ..base import original_value
 
 STRING_TYPES = frozenset({"string", "str", "String"})
 """`str` and `String` are not JSON Schema, but they certainly mean a string (S002 reports them)."""

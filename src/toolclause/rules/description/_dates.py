@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-
 from functools import lru_cache
 
 from ...lexicon import identifier_words, split_identifier

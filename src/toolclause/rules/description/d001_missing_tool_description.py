@@ -27,7 +27,7 @@ No fix: only the author knows what the tool is for.
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from ...model import Fix, Severity, ToolContract
 from ..base import Finding, LintContext, Rule

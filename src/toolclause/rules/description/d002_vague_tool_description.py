@@ -35,9 +35,18 @@ No fix: only the author knows what the tool is for.
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
-from ...lexicon import DENSE_WEIGHT, english_equivalents, is_filler, is_hangul, split_identifier, synonyms, text_words, weighted_length
+from ...lexicon import (
+    DENSE_WEIGHT,
+    english_equivalents,
+    is_filler,
+    is_hangul,
+    split_identifier,
+    synonyms,
+    text_words,
+    weighted_length,
+)
 from ...model import Fix, Severity, ToolContract
 from ..base import Finding, LintContext, Rule
 

@@ -44,13 +44,13 @@ No fix: only the author knows what the value means.
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
+from ...lexicon import identifier_words
 from ...model import Fix, Severity, ToolContract
 from ...schema.walk import NodeKind, SchemaNode
-from ..base import Finding, LintContext, Rule
-from ...lexicon import identifier_words
 from .._reach import unused_definition
+from ..base import Finding, LintContext, Rule
 from ._common import property_path, resolve_local, text_of
 
 # Pairs whose halves explain each other; the first needs no described parent.

@@ -33,7 +33,8 @@ reject values that used to pass, so it is not applied by `--fix`.
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from ...model import Fix, Severity, ToolContract
 from ...schema.walk import NodeKind, SchemaNode

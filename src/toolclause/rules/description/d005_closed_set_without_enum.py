@@ -52,7 +52,7 @@ is not applied by `--fix`.
 from __future__ import annotations
 
 import json
-from typing import Iterable
+from collections.abc import Iterable
 
 from ...lexicon import split_identifier
 from ...model import Edit, Fix, Severity, ToolContract

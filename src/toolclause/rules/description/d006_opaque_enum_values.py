@@ -37,9 +37,9 @@ No fix: renaming values changes what the function receives.
 from __future__ import annotations
 
 import re
-from typing import Iterable
+from collections.abc import Iterable
 
-from ...lexicon import english, split_identifier
+from ...lexicon import english
 from ...model import Fix, Severity, ToolContract
 from ...schema.walk import SchemaNode
 from ..base import Finding, LintContext, Rule

@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from rapidfuzz import fuzz
 

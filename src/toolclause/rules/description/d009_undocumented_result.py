@@ -32,14 +32,12 @@ No fix: only the author knows what the tool returns.
 
 from __future__ import annotations
 
-from typing import Iterable
-
 import re
+from collections.abc import Iterable
 
 from ...lexicon import VerbClass, computes, has_hangul, says_result, split_identifier, text_words, verb_class
 from ...model import Fix, Severity, ToolContract
 from ..base import Finding, LintContext, Rule
-
 
 _HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from functools import lru_cache
+from functools import cache
 
 from ...targets import NameRule
 
@@ -30,7 +30,7 @@ def who(targets: tuple[str, ...]) -> str:
 _CLASS = re.compile(r"\[[^\]]+\]")
 
 
-@lru_cache(maxsize=None)
+@cache
 def _classes(rule: NameRule) -> tuple[re.Pattern[str], re.Pattern[str]]:
     """(first-character class, other-character class) of a rule's pattern."""
     found = _CLASS.findall(rule.pattern.pattern)

@@ -33,7 +33,7 @@ name is never applied by `--fix`.
 from __future__ import annotations
 
 import functools
-from typing import Iterable
+from collections.abc import Iterable
 
 from ...model import Edit, Fix, Severity, ToolContract
 from ...targets import TOOL_NAME_RULES

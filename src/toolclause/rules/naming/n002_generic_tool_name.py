@@ -34,12 +34,11 @@ No fix: only the author knows what the tool acts on.
 from __future__ import annotations
 
 import re
-from typing import Iterable
+from collections.abc import Iterable
 
 from ...lexicon import is_generic, split_identifier
 from ...model import Fix, Severity, ToolContract
 from ..base import Finding, LintContext, Rule
-
 
 _CAPITALISED = re.compile(r"(?<![.!?]\s)(?<!^)\b([A-Z][a-z]+)\b")
 

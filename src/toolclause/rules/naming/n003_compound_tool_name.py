@@ -33,12 +33,11 @@ No fix: splitting a tool changes its contract.
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from ...lexicon import VerbClass, english, split_identifier, verb_class
 from ...model import Fix, Severity, ToolContract
 from ..base import Finding, LintContext, Rule
-
 
 # Read verbs that, joined to a write, are one setup step: `load_and_register_plugin` loads code to register it.
 _SETUP_READS = frozenset("load loads import imports parse parses".split())

@@ -39,7 +39,7 @@ No fix: renaming tools or properties changes the contract.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from ...lexicon import NameStyle, name_style
 from ...model import Fix, Severity, ToolContract, escape_token

@@ -34,7 +34,7 @@ suggested name is never applied by `--fix`.
 from __future__ import annotations
 
 import functools
-from typing import Iterable
+from collections.abc import Iterable
 
 from ...model import Fix, Severity, ToolContract
 from ...schema.walk import NodeKind, SchemaNode

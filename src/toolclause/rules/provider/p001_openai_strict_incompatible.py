@@ -63,19 +63,34 @@ changes on the exported copy instead.
 from __future__ import annotations
 
 import json
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from ...model import Edit, Fix, Severity, ToolContract
 from ...schema.nullability import declares_null, nullable_type
 from ...schema.strict_size import NOT_COUNTED_BELOW, StrictSize, enum_size, openai_strict_size
 from ...schema.walk import NodeKind, SchemaNode, walk
-from ...targets import (JSON_SCHEMA_TYPES, OPENAI_STRICT_FORMATS, OPENAI_STRICT_LARGE_STRING_ENUM,
-                        OPENAI_STRICT_LARGE_STRING_ENUM_CHARS, OPENAI_STRICT_MAX_ENUM_VALUES,
-                        OPENAI_STRICT_MAX_NESTING, OPENAI_STRICT_MAX_PROPERTIES, OPENAI_STRICT_MAX_TOTAL_CHARS,
-                        OPENAI_STRICT_UNSUPPORTED_KEYWORDS)
+from ...targets import (
+    JSON_SCHEMA_TYPES,
+    OPENAI_STRICT_FORMATS,
+    OPENAI_STRICT_LARGE_STRING_ENUM,
+    OPENAI_STRICT_LARGE_STRING_ENUM_CHARS,
+    OPENAI_STRICT_MAX_ENUM_VALUES,
+    OPENAI_STRICT_MAX_NESTING,
+    OPENAI_STRICT_MAX_PROPERTIES,
+    OPENAI_STRICT_MAX_TOTAL_CHARS,
+    OPENAI_STRICT_UNSUPPORTED_KEYWORDS,
+)
 from ..base import Finding, LintContext, Rule
-from ..tightness._shapes import (COMPOSITION, ancestor_via, declared_types, is_array_schema, is_object_schema,
-                                 property_label, written_by_user)
+from ..tightness._shapes import (
+    COMPOSITION,
+    ancestor_via,
+    declared_types,
+    is_array_schema,
+    is_object_schema,
+    property_label,
+    written_by_user,
+)
 from ..tightness.c002_array_without_items import element_type_hint
 
 # Below these the subtree is not analysed (the fix removes or replaces the whole keyword), nor counted.

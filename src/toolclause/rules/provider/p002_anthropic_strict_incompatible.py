@@ -57,16 +57,22 @@ bounds into the description of the exported copy).
 from __future__ import annotations
 
 import json
-from typing import Any, Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any
 
-from ...model import Fix, Severity, ToolContract, Edit
+from ...model import Edit, Fix, Severity, ToolContract
+from ...schema.regex_features import unsupported_regex_features
 from ...schema.walk import NodeKind, SchemaNode, walk
-from ...targets import (ANTHROPIC_STRICT_FORMATS, ANTHROPIC_STRICT_MAX_OPTIONAL_PARAMETERS,
-                        ANTHROPIC_STRICT_MAX_TOOLS, ANTHROPIC_STRICT_MAX_UNION_PARAMETERS,
-                        ANTHROPIC_STRICT_MIN_ITEMS, ANTHROPIC_STRICT_UNSUPPORTED_KEYWORDS)
+from ...targets import (
+    ANTHROPIC_STRICT_FORMATS,
+    ANTHROPIC_STRICT_MAX_OPTIONAL_PARAMETERS,
+    ANTHROPIC_STRICT_MAX_TOOLS,
+    ANTHROPIC_STRICT_MAX_UNION_PARAMETERS,
+    ANTHROPIC_STRICT_MIN_ITEMS,
+    ANTHROPIC_STRICT_UNSUPPORTED_KEYWORDS,
+)
 from ..base import Finding, LintContext, Rule
 from ..tightness._shapes import COMPOSITION, property_label
-from ...schema.regex_features import unsupported_regex_features
 
 STRICT = "anthropic-strict"
 

@@ -51,10 +51,9 @@ the author's eye; a type array has to become `nullable: true` or `anyOf`.
 from __future__ import annotations
 
 import json
-from typing import Any, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
-from ...model import ToolContract
-from ...model import Severity
+from ...model import Severity, ToolContract
 from ...schema.walk import SchemaNode
 from ...targets import GEMINI_JSON_SCHEMA_KEYWORDS, GEMINI_MAX_DECLARATIONS, GEMINI_SCHEMA_FIELDS
 from ..base import Finding, LintContext, Rule

@@ -29,7 +29,7 @@ No automatic fix: shortening text is the author's work.
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from ...model import Severity, ToolContract
 from ...schema.walk import SchemaNode

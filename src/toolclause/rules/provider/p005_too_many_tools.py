@@ -51,7 +51,7 @@ front of the rest.
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from ...model import Severity, ToolContract
 from ...targets import OPENAI_MAX_TOOLS, RECOMMENDED_MAX_TOOLS

@@ -46,7 +46,8 @@ pattern, or split the tool.
 from __future__ import annotations
 
 import json
-from typing import Any, Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 from ...model import Severity, ToolContract
 from ..base import Finding, IdentityMemo, LintContext, Rule

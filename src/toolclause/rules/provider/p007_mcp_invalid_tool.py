@@ -46,8 +46,9 @@ from __future__ import annotations
 
 import functools
 import json
+from collections.abc import Iterable
 from importlib import resources
-from typing import Any, Iterable
+from typing import Any
 
 from ...model import Severity, ToolContract, escape_token, join_pointer
 from ...schema.refs import MISSING

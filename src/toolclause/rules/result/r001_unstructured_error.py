@@ -61,10 +61,11 @@ import ast
 import builtins
 import inspect
 import textwrap
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
-from ..base import Rule
 from ...model import Diagnostic, Severity, ToolContract
+from ..base import Rule
 
 CODE = "R001"
 NAME = "unstructured-error"

@@ -57,10 +57,11 @@ from __future__ import annotations
 import enum
 import inspect
 import json
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
-from ..base import Rule
 from ...model import Diagnostic, Severity, ToolContract, escape_token
+from ..base import Rule
 
 CODE = "R003"
 NAME = "default-mismatch"

@@ -12,13 +12,23 @@ found, so a rule can say what triggered it.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from types import MappingProxyType
-from typing import Any, Iterable, Mapping
+from typing import Any
 
-from ...lexicon import (VerbClass, changes_state, english, identifier_words, is_hangul, stem_en, stem_ko, text_words,
-                        verb_class)
+from ...lexicon import (
+    VerbClass,
+    changes_state,
+    english,
+    identifier_words,
+    is_hangul,
+    stem_en,
+    stem_ko,
+    text_words,
+    verb_class,
+)
 from ...model import ToolContract
 from ._words import NOUN_FOLLOWERS
 

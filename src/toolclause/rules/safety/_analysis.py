@@ -27,11 +27,24 @@ from typing import Any
 from ...lexicon import VerbClass, english, identifier_words, is_hangul, korean_stem, text_words, verb_class
 from ...model import ToolContract
 from ..base import IdentityMemo, LintContext
-from ._actions import (Action, computes, has_parameter_like, hint, name_action, normalised,
-                       parameter_names, tool_action)
-from ._words import (ARITHMETIC, CAREFUL_SELECTORS, CREATING_EN, CREATING_KO, EXTRA_READ, HTTP_METHODS,
-                     IN_MEMORY, NATURAL_KEY_NOUNS, NOT_SENT_OBJECTS,
-                     PHYSICAL_CHARGE, PREVIEW_VERBS, SELECTOR_PARAMS, SENDING_VERBS, SET_NOUNS, VERSION_GUARDS)
+from ._actions import Action, computes, has_parameter_like, hint, name_action, normalised, parameter_names, tool_action
+from ._words import (
+    ARITHMETIC,
+    CAREFUL_SELECTORS,
+    CREATING_EN,
+    CREATING_KO,
+    EXTRA_READ,
+    HTTP_METHODS,
+    IN_MEMORY,
+    NATURAL_KEY_NOUNS,
+    NOT_SENT_OBJECTS,
+    PHYSICAL_CHARGE,
+    PREVIEW_VERBS,
+    SELECTOR_PARAMS,
+    SENDING_VERBS,
+    SET_NOUNS,
+    VERSION_GUARDS,
+)
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,7 +9,8 @@ all of them are read.
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from ...model import ToolContract, escape_token
 from ..base import IdentityMemo, LintContext

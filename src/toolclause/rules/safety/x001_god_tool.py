@@ -52,7 +52,7 @@ No fix: splitting a tool changes its contract.
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from ...model import Severity, ToolContract
 from ..base import Finding, LintContext, Rule

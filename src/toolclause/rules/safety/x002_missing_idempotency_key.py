@@ -50,7 +50,7 @@ No fix: the server must honour the key, which a schema edit cannot promise.
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from ...model import Fix, Severity, ToolContract
 from ..base import Finding, LintContext, Rule

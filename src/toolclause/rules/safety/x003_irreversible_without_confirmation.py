@@ -48,7 +48,7 @@ No fix: a confirmation step is a change in how the tool works.
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from ...lexicon import english, identifier_words, stem_en, verb_class
 from ...model import Fix, Severity, ToolContract

@@ -38,7 +38,7 @@ author knows that the tool has no side effect.
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from ...model import Edit, Fix, Severity, ToolContract
 from ..base import Finding, LintContext, Rule

@@ -40,7 +40,7 @@ No fix: only the author knows which of the two statements is true.
 from __future__ import annotations
 
 import re
-from typing import Iterable
+from collections.abc import Iterable
 
 from ...lexicon import identifier_words
 from ...model import Severity, ToolContract

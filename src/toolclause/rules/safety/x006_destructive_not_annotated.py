@@ -41,7 +41,7 @@ more careful) but is left to the author, since the name may overstate.
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from ...model import Edit, Fix, Severity, ToolContract
 from ..base import Finding, LintContext, Rule

@@ -62,7 +62,7 @@ source distrusted.
 from __future__ import annotations
 
 import re
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from ...lexicon import identifier_words
 from ...model import Severity, ToolContract

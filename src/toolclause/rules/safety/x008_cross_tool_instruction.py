@@ -46,8 +46,8 @@ description by its author.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
-from typing import Iterable, Sequence
 
 from ...model import Severity, ToolContract
 from ..base import Finding, LintContext, Rule

@@ -38,14 +38,22 @@ No fix: narrowing a tool is a design change.
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from ...lexicon import identifier_words, text_words
 from ...model import Fix, Severity, ToolContract
 from ..base import Finding, LintContext, Rule
 from ._actions import normalised
-from ._words import (CONTENT_PARAMS, EXEC_KINDS, EXEC_NAMES, EXEC_VERBS, SQL_HINTS, URL_PARAMS, URL_VERBS,
-                     WEAK_CONTENT_PARAMS)
+from ._words import (
+    CONTENT_PARAMS,
+    EXEC_KINDS,
+    EXEC_NAMES,
+    EXEC_VERBS,
+    SQL_HINTS,
+    URL_PARAMS,
+    URL_VERBS,
+    WEAK_CONTENT_PARAMS,
+)
 
 _RESTRICTING = ("enum", "const", "pattern")
 INTERPRETERS = frozenset("shell bash sh zsh powershell terminal repl python javascript sql subprocess cmd".split())

@@ -43,7 +43,8 @@ No fix: what to return instead is the author's decision.
 from __future__ import annotations
 
 import re
-from typing import Any, Iterable, Mapping
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from ...lexicon import identifier_words
 from ...model import Severity, ToolContract, escape_token

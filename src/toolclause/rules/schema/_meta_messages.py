@@ -13,8 +13,14 @@ from typing import Any
 
 from ...model import Edit, Fix, join_pointer, resolve_pointer
 from ...schema.keywords import (
-    KEYWORD_VALUE_KINDS, NON_NEGATIVE_INTEGER_KEYWORDS, NUMBER_KEYWORDS, SCHEMA_LIST, SCHEMA_MAP,
-    SCHEMA_VALUED, describe_value, json_kind,
+    KEYWORD_VALUE_KINDS,
+    NON_NEGATIVE_INTEGER_KEYWORDS,
+    NUMBER_KEYWORDS,
+    SCHEMA_LIST,
+    SCHEMA_MAP,
+    SCHEMA_VALUED,
+    describe_value,
+    json_kind,
 )
 from ...schema.meta import MetaError
 from ._common import SCHEMA_EXAMPLE, type_hint

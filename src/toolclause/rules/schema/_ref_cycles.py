@@ -9,7 +9,8 @@ only if something evaluated refers to that definition.
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from ...model import split_pointer
 from ...schema.keywords import SCHEMA_LIST, SCHEMA_MAP

@@ -40,7 +40,7 @@ the author's meaning, so `--fix` applies them.  Other repairs need a person.
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from ...model import Fix, Severity, ToolContract
 from ...schema.keywords import describe_value

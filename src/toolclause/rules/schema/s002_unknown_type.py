@@ -43,7 +43,8 @@ guesses and are not applied.
 from __future__ import annotations
 
 import re
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from ...model import Edit, Fix, Severity, ToolContract
 from ...schema.keywords import JSON_TYPES, describe_value, type_alias

@@ -32,13 +32,12 @@ applied by `--fix`.
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from ...model import Fix, Severity, ToolContract
 from ...schema.walk import SchemaNode
 from ...suggest import closest
 from ..base import Finding, LintContext, Rule
-
 
 _MAY_DECLARE = ("allOf", "anyOf", "oneOf", "$ref", "patternProperties", "dependentSchemas", "if")
 

@@ -40,7 +40,8 @@ another type needs the parameters redesigned, which is left to a person.
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from ...model import Edit, Fix, Severity, ToolContract
 from ...schema.keywords import describe_value, resolved_types, type_alias

@@ -40,7 +40,7 @@ copied in by a person, so nothing is applied by `--fix`.
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from ...model import Fix, Severity, ToolContract
 from ...schema.keywords import describe_value

@@ -43,13 +43,17 @@ constraint that was never enforced, so `--fix` does not apply it.
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from rapidfuzz.distance import OSA
 
 from ...model import Edit, Fix, Severity, ToolContract, escape_token
 from ...schema.keywords import (
-    GEMINI_SNAKE_CASE, KNOWN_KEYWORDS, STANDARD_KEYWORDS, fits_keyword, is_known_keyword,
+    GEMINI_SNAKE_CASE,
+    KNOWN_KEYWORDS,
+    STANDARD_KEYWORDS,
+    fits_keyword,
+    is_known_keyword,
 )
 from ...schema.walk import SchemaNode
 from ...suggest import closest

@@ -35,10 +35,11 @@ what the tool receives, so `--fix` does not apply anything.
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from ...model import Fix, Severity, ToolContract
-from ...schema.keywords import show_value, json_kind, resolved_types, value_has_type
+from ...schema.keywords import json_kind, resolved_types, show_value, value_has_type
 from ...schema.walk import SchemaNode
 from ..base import Finding, LintContext, Rule
 

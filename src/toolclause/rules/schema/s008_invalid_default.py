@@ -48,7 +48,8 @@ nothing.
 from __future__ import annotations
 
 import json
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from ...model import Fix, Severity, ToolContract
 from ...schema.keywords import show_value

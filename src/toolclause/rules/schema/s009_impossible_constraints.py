@@ -38,10 +38,11 @@ applies nothing.
 from __future__ import annotations
 
 import math
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from ...model import Fix, Severity, ToolContract
-from ...schema.keywords import show_value, json_equal, json_kind
+from ...schema.keywords import json_equal, json_kind, show_value
 from ...schema.walk import SchemaNode
 from ..base import Finding, LintContext, Rule
 

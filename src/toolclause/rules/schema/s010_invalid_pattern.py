@@ -35,7 +35,7 @@ Rewriting a regular expression needs a person, so `--fix` applies nothing.
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 import regress
 

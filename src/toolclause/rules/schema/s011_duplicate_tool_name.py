@@ -32,7 +32,7 @@ applies nothing.
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from ...model import Fix, Severity, ToolContract
 from ..base import Finding, LintContext, Rule

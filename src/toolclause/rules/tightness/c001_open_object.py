@@ -61,7 +61,7 @@ composition or reference (there `"unevaluatedProperties": false` is the tool).
 from __future__ import annotations
 
 import re
-from typing import Iterable
+from collections.abc import Iterable
 
 from ...lexicon import identifier_words
 from ...model import Edit, Fix, Severity, ToolContract

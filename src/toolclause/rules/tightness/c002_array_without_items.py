@@ -38,7 +38,8 @@ array's `default` or `examples` hold values of one JSON type, the suggested
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from ...model import Edit, Fix, Severity, ToolContract
 from ...schema.keywords import json_type

@@ -38,7 +38,7 @@ the number of values (no longer list can be valid).
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from ...model import Edit, Fix, Severity, ToolContract
 from ...schema.walk import SchemaNode

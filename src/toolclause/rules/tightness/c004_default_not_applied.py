@@ -52,7 +52,8 @@ default moves into the description, as above).
 from __future__ import annotations
 
 import json
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from ...model import Fix, Severity, ToolContract
 from ...schema.walk import NodeKind, SchemaNode

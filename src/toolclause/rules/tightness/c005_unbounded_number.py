@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Iterable
+from collections.abc import Iterable
 
 from ...model import Edit, Fix, Severity, ToolContract
 from ...schema.walk import NodeKind, SchemaNode

@@ -10,8 +10,9 @@ and then the W rules that need them say nothing.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Iterator, Mapping, Sequence
+from typing import Any
 
 from ...model import ToolContract
 from ..base import IdentityMemo, LintContext

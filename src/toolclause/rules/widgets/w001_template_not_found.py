@@ -38,7 +38,7 @@ be registered yet.
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from ...model import Fix, Severity, ToolContract
 from ...suggest import closest

@@ -38,12 +38,12 @@ definition.
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 from ...model import Severity, ToolContract
 from ..base import Finding, LintContext, Rule
 from ._resources import EXPECTED_MIME, MCP_APPS, OPENAI, also_used, hosts_of, read_contents, widget_uses
-
 
 _WHO = {OPENAI: "ChatGPT renders", MCP_APPS: "MCP Apps hosts render"}
 

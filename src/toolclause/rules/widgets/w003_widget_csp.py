@@ -45,7 +45,8 @@ No fix: only the author knows which origins the widget needs.
 from __future__ import annotations
 
 import re
-from typing import Any, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from typing import Any
 
 from ...model import Severity, ToolContract
 from ..base import Finding, LintContext, Rule

@@ -36,7 +36,7 @@ No fix: shortening a sentence is the author's call.
 
 from __future__ import annotations
 
-from typing import Iterable, Mapping
+from collections.abc import Iterable, Mapping
 
 from ...model import Severity, ToolContract
 from ..base import Finding, LintContext, Rule
