@@ -321,15 +321,26 @@ def safe_repeat(tool: ToolContract, creating: Action | None) -> str | None:
         return "one request per source and target branch, so a repeat is refused"
     if creating.word in ("add", "adds") and ("files" in flat or "paths" in flat) and "git" in name_words:
         return "staging the same files twice is a no-op"
+    # the commit step of prepare/commit: the preview's single-use token is the key a repeat is refused by
+    if required & _CONFIRMATION_TOKENS:
+        return "it needs the single-use confirmation token of a preview, so a repeat is refused as already used"
     return None
 
 
+_CONFIRMATION_TOKENS = frozenset({"confirmationtoken", "confirmtoken", "previewtoken", "quotetoken", "quoteid",
+                                  "previewid", "confirmationid"})
+
+
 def _is_preview(tool: ToolContract) -> bool:
-    """`quote_purchase`, `preview_order`, `estimate_shipping`: the tool shows what would happen."""
+    """`quote_purchase`, `preview_order`, `estimate_shipping`, `create_order_preview`: the tool shows what
+    would happen (the prepare step of prepare/commit), whatever verb comes before the noun 'preview'."""
     if not isinstance(tool.name, str):
         return False
     words = identifier_words(tool.name.rsplit(".", 1)[-1])
-    return bool(words) and words[0] in PREVIEW_VERBS
+    return bool(words) and (words[0] in PREVIEW_VERBS or words[-1] in _PREVIEW_NOUNS)
+
+
+_PREVIEW_NOUNS = frozenset({"preview", "quote", "estimate", "simulation"})
 
 
 # A parameter that names another tool, and one that carries its arguments

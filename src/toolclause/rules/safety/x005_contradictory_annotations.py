@@ -81,7 +81,8 @@ class ContradictoryAnnotations(Rule):
         if read_only is None and destructive is None:
             return
         if read_only is True:
-            action = analyse(tool, ctx).changes
+            analysis = analyse(tool, ctx)
+            action = None if analysis.preview else analysis.changes  # a preview shows what would happen
             if action is not None:
                 yield Finding("/annotations/readOnlyHint", (
                     f"'{tool.name}' is annotated readOnlyHint: true but changes things ({action.says()}); hosts will run "
