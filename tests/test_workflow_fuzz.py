@@ -191,3 +191,26 @@ def test_fuzzing_from_python_restores_the_executor():
 def test_every_kind_is_documented(kind: str):
     docs = (Path(__file__).resolve().parents[1] / "docs" / "workflows.md").read_text(encoding="utf-8")
     assert f"`{kind}`" in docs
+
+
+REPLAYING = '''
+from toolclause import Toolbox, ToolError
+
+box = Toolbox("memory://", lint="off")
+
+
+@box.tool(idempotency="content", errors=["NOT_FOUND"])
+def quote_delivery(zone: str) -> dict:
+    """Quotes the delivery fee for a zone and returns it; the same zone always gets the same answer."""
+    raise ToolError("NOT_FOUND", "no such zone; use a zone list_zones returned")
+'''
+
+
+def test_a_replayed_outcome_is_not_taken_for_a_call_refused_before_the_function(tmp_path: Path):
+    # the same generated call sent twice gets the stored outcome (a declared business error) the second time,
+    # without running the function again: that is idempotency, not a gate refusing a valid call
+    code, out = fuzz(target(tmp_path, "replaying_app", REPLAYING), "--seed", "5", "--examples", "15",
+                     "--format", "json")
+    report = json.loads(out)
+    assert code == 0, [t["findings"][:3] for t in report["tools"]]
+    assert report["totals"]["valid"]["sent"] == 15

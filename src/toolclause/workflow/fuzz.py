@@ -253,8 +253,8 @@ class _Fuzzer:
 def _valid_problems(fuzzer: _Fuzzer, result: Any, sent: str) -> list[tuple[str, str]]:
     watch = fuzzer.watch
     if not watch.reached:
-        if result.error.code in NOT_ABOUT_ARGUMENTS:
-            return []
+        if result.error.code in NOT_ABOUT_ARGUMENTS or result.replayed:
+            return []  # a replay is the stored outcome of an earlier run of the same call (idempotency)
         if result.error.code in INPUT_CODES:
             return [("valid-rejected", f"a valid call was refused with {result.error.code}: {result.error.message}")]
         return [("unstructured", f"a valid call was refused with {result.error.code} before the function ran")]
@@ -271,8 +271,8 @@ def _mistake_problems(fuzzer: _Fuzzer, mistake: Mistake, result: Any) -> list[tu
     watch = fuzzer.watch
     if not mistake.refuse:
         if not watch.reached:
-            if result.error.code in NOT_ABOUT_ARGUMENTS:
-                return []
+            if result.error.code in NOT_ABOUT_ARGUMENTS or result.replayed:
+                return []  # the stored outcome of an earlier run of the same call
             return [("valid-rejected", f"the gate should accept this ({mistake.kind}) but refused it with "
                                        f"{result.error.code}: {result.error.message}")]
         problems = []
