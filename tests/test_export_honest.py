@@ -336,11 +336,18 @@ def test_a_strict_call_changing_one_field_does_not_clear_the_others(tmp_path: Pa
     contract.write_text(json.dumps(TICKET), encoding="utf-8")
     box = Toolbox(store="memory://", lint="warn")
     box.add(str(contract), lambda **arguments: received.append(arguments) or {"id": arguments["id"]})
-    # what a model under the strict export sends to change the title only
-    result = box.call("update_ticket", '{"id": "T1", "title": "Renamed", "owner": null, "due": null}')
+    (spec,) = box.tool_specs("openai-chat", strict=True)
+    # what a model under the strict export sends to change the title only (its calls come by the strict route)
+    result = box.call(spec.name, '{"id": "T1", "title": "Renamed", "owner": null, "due": null}',
+                      routing=spec.routing)
     assert result.error is None and received == [{"id": "T1", "title": "Renamed"}]
-    box.call("update_ticket", '{"id": "T1", "title": null, "owner": {"set": null}, "due": null}')
+    box.call(spec.name, '{"id": "T1", "title": null, "owner": {"set": null}, "due": null}', routing=spec.routing)
     assert received[-1] == {"id": "T1", "owner": None}
+    # a caller that read the canonical schema (an MCP client) clears the owner with null: that null is kept
+    box.call("update_ticket", '{"id": "T1", "owner": null}')
+    assert received[-1] == {"id": "T1", "owner": None}
+    box.call("update_ticket", '{"id": "T1", "title": "Renamed again"}')
+    assert received[-1] == {"id": "T1", "title": "Renamed again"}
 
 
 def test_a_null_meaning_that_cannot_be_kept_apart_is_a_loss():

@@ -65,6 +65,11 @@ def new_trace_id() -> str:
     return f"{_TRACE_PREFIX}{next(_trace_counter):08x}"
 
 
+def _strict_route(routing: Any) -> bool:
+    """Whether a call came by a strict export's route (a Routing, or an export result that carries one)."""
+    return routing is not None and getattr(getattr(routing, "routing", routing), "strict", False) is True
+
+
 def _contains_null(value: Any) -> bool:
     if type(value) is dict:
         items: Any = value.values()
@@ -236,7 +241,9 @@ class Gate:
         # a strict model's shapes (renamed keys, null for "not given", map pairs, {"set": …}) → the canonical ones
         if property_map or tool.reshaped or \
                 ((raw is None or type(raw) is not str or "null" in raw) and _contains_null(args)):
-            args = to_canonical_arguments(args, tool.contract.input_schema, property_map)
+            # null keeps a meaning of its own ("clear the owner") unless the call came through a strict export
+            args = to_canonical_arguments(args, tool.contract.input_schema, property_map,
+                                          strict_nulls=_strict_route(routing))
         for key, default, mutable in tool.defaults:
             if key not in args:
                 args[key] = _copy(default) if mutable else default

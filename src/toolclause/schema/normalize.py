@@ -29,15 +29,22 @@ _MAX_DEPTH = 64
 
 
 def to_canonical_arguments(arguments: Any, canonical_schema: Mapping[str, Any] | None,
-                           property_map: Mapping[str, Mapping[str, str]] | None = None) -> Any:
-    """Arguments as the strict model sent them → arguments for the canonical schema."""
+                           property_map: Mapping[str, Mapping[str, str]] | None = None, *,
+                           strict_nulls: bool = True) -> Any:
+    """Arguments as the strict model sent them → arguments for the canonical schema.
+
+    strict_nulls=False: the arguments may be canonical ones (a caller that read the canonical schema), so a
+    null for a property whose null means something ("pass null to clear the owner") is that meaning, kept,
+    not the strict projection's "not given"."""
     if not isinstance(canonical_schema, Mapping):
         return arguments
-    return _Walk(canonical_schema, property_map or {}).value(arguments, [(canonical_schema, "")], 0)
+    return _Walk(canonical_schema, property_map or {}, strict_nulls).value(arguments, [(canonical_schema, "")], 0)
 
 
 class _Walk:
-    def __init__(self, root: Mapping[str, Any], property_map: Mapping[str, Mapping[str, str]]) -> None:
+    def __init__(self, root: Mapping[str, Any], property_map: Mapping[str, Mapping[str, str]],
+                 strict_nulls: bool = True) -> None:
+        self.strict_nulls = strict_nulls
         self.root = root
         self.property_map = property_map
 
@@ -102,7 +109,7 @@ class _Walk:
             name = renames.get(key, key)
             subs = properties.get(name)
             if subs and name not in required and any(keeps_not_given_apart(s) for s, _ in subs):
-                if item is None:
+                if item is None and self.strict_nulls:
                     continue  # the strict projection's "not given"
                 if isinstance(item, dict) and set(item) == {"set"}:
                     item = item["set"]  # the value, where null means what the description says
