@@ -47,9 +47,7 @@ from ...schema.meta import is_safe_to_validate
 from ...schema.walk import NodeKind, SchemaNode
 from ..base import Finding, LintContext, Rule
 from ..schema._common import valid_examples
-from ..schema._value_check import value_errors
-
-_MESSAGE_LIMIT = 160  # the validator quotes the whole value, which may be long
+from ..schema._value_check import short_message, value_errors
 
 
 class OutputSchemaMismatch(Rule):
@@ -68,8 +66,7 @@ class OutputSchemaMismatch(Rule):
             problem = value_errors(root, schema, result)
             if problem is not None:
                 where = f" at '{problem[2]}'" if problem[2] else ""
-                message = problem[1] if len(problem[1]) <= _MESSAGE_LIMIT else problem[1][: _MESSAGE_LIMIT - 1] + "…"
                 yield Finding(f"/examples/valid/{index}/result", (
-                    f"the result of valid example {index} does not satisfy the outputSchema{where}: {message}; fix "
+                    f"the result of valid example {index} does not satisfy the outputSchema{where}: {short_message(problem[1])}; fix "
                     f"the example, or the schema if the tool really returns this"),
                     Fix("make the example result satisfy the outputSchema", safe=False))

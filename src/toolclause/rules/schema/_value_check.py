@@ -22,6 +22,12 @@ _LOCAL_DEFINITION = ("#/$defs/", "#/definitions/")
 _OUT_OF_PLACE = (b"$dynamicRef", b"$recursiveRef", b"$id")
 _GAVE_UP = frozenset({"BacktrackLimitExceeded", "RegexEngineFailure", "Referencing"})
 _compiled = ValidatorMemo(limit=4096)  # marshalled standalone subschema → validator (or None)
+MESSAGE_LIMIT = 160  # jsonschema-rs quotes the whole value, which may be long
+
+
+def short_message(message: str) -> str:
+    """A validator's message cut to MESSAGE_LIMIT characters for a finding."""
+    return message if len(message) <= MESSAGE_LIMIT else message[: MESSAGE_LIMIT - 1] + "…"
 
 
 def value_errors(node: SchemaNode, root: Any, value: Any) -> tuple[str, str, str] | None:

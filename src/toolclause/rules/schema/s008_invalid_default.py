@@ -58,9 +58,7 @@ from ...schema.nullability import nullable_type, openapi_nullable
 from ...schema.walk import NodeKind, SchemaNode
 from ..base import Finding, LintContext, Rule
 from ._common import is_rapidapi, root_of, valid_examples
-from ._value_check import value_errors
-
-_MESSAGE_LIMIT = 160  # jsonschema-rs quotes the whole value, which may be long
+from ._value_check import short_message, value_errors
 
 
 class InvalidDefault(Rule):
@@ -103,8 +101,8 @@ class InvalidDefault(Rule):
             if problem is not None:
                 where = f" at '{problem[2]}'" if problem[2] else ""
                 yield Finding(f"/examples/valid/{index}" + ("/arguments" if wrapped else ""), (
-                    f"valid example {index} fails the input schema{where}: {_short(problem[1])}; fix the example, "
-                    f"or the schema if the example shows a call it must accept"),
+                    f"valid example {index} fails the input schema{where}: {short_message(problem[1])}; fix the "
+                    f"example, or the schema if the example shows a call it must accept"),
                     Fix("make the example satisfy the input schema", safe=False))
         invalid = examples.get("invalid")
         for index, entry in enumerate(invalid if isinstance(invalid, list) else ()):
@@ -125,10 +123,6 @@ def _checkable(root: SchemaNode, schema: dict[str, Any]) -> bool:
     """Whether the schema compiles here: an uncompilable one accepts nothing and proves nothing."""
     from ._value_check import _validator_for
     return _validator_for(root, schema) is not None
-
-
-def _short(message: str) -> str:
-    return message if len(message) <= _MESSAGE_LIMIT else message[: _MESSAGE_LIMIT - 1] + "…"
 
 
 def _nullable(declared: Any) -> str:
@@ -164,9 +158,7 @@ def _message(label: str, value: Any, problem: tuple[str, str, str], schema: dict
     if kind == "Pattern" and not path and isinstance(schema.get("pattern"), str):
         return f"{label} {shown} does not match the pattern {show_value(schema['pattern'], 80)}"
     where = f" at '{path}'" if path else ""
-    if len(message) > _MESSAGE_LIMIT:
-        message = message[: _MESSAGE_LIMIT - 1] + "…"
-    return f"{label} {shown} fails its own schema{where}: {message}"
+    return f"{label} {shown} fails its own schema{where}: {short_message(message)}"
 
 
 def _fix(value: Any) -> str:
