@@ -31,6 +31,7 @@ from ._actions import Action, computes, has_parameter_like, hint, name_action, n
 from ._words import (
     ARITHMETIC,
     CAREFUL_SELECTORS,
+    CONFIRMATION_TOKENS,
     CREATING_EN,
     CREATING_KO,
     EXTRA_READ,
@@ -39,6 +40,7 @@ from ._words import (
     NATURAL_KEY_NOUNS,
     NOT_SENT_OBJECTS,
     PHYSICAL_CHARGE,
+    PREVIEW_NOUNS,
     PREVIEW_VERBS,
     SELECTOR_PARAMS,
     SENDING_VERBS,
@@ -322,13 +324,9 @@ def safe_repeat(tool: ToolContract, creating: Action | None) -> str | None:
     if creating.word in ("add", "adds") and ("files" in flat or "paths" in flat) and "git" in name_words:
         return "staging the same files twice is a no-op"
     # the commit step of prepare/commit: the preview's single-use token is the key a repeat is refused by
-    if required & _CONFIRMATION_TOKENS:
+    if required & CONFIRMATION_TOKENS:
         return "it needs the single-use confirmation token of a preview, so a repeat is refused as already used"
     return None
-
-
-_CONFIRMATION_TOKENS = frozenset({"confirmationtoken", "confirmtoken", "previewtoken", "quotetoken", "quoteid",
-                                  "previewid", "confirmationid"})
 
 
 def _is_preview(tool: ToolContract) -> bool:
@@ -337,10 +335,7 @@ def _is_preview(tool: ToolContract) -> bool:
     if not isinstance(tool.name, str):
         return False
     words = identifier_words(tool.name.rsplit(".", 1)[-1])
-    return bool(words) and (words[0] in PREVIEW_VERBS or words[-1] in _PREVIEW_NOUNS)
-
-
-_PREVIEW_NOUNS = frozenset({"preview", "quote", "estimate", "simulation"})
+    return bool(words) and (words[0] in PREVIEW_VERBS or words[-1] in PREVIEW_NOUNS)
 
 
 # A parameter that names another tool, and one that carries its arguments

@@ -88,8 +88,14 @@ requireconfirmation requiresconfirmation checkonly testmode
 """.split())
 CONFIRMATION_PARTS = ("confirm", "dryrun", "preview")
 
-# First verbs of a tool that shows an action before it happens.
+# First verbs of a tool that shows an action before it happens, and the last words of one named by what it
+# shows (`create_order_preview`).
 PREVIEW_VERBS = frozenset("preview prepare quote draft estimate simulate validate review dry".split())
+PREVIEW_NOUNS = frozenset({"preview", "quote", "estimate", "simulation"})
+
+# Parameters (normalised) that carry a preview's single-use confirmation: the key of a prepare/commit commit.
+CONFIRMATION_TOKENS = frozenset({"confirmationtoken", "confirmtoken", "previewtoken", "quotetoken", "quoteid",
+                                 "previewid", "confirmationid"})
 
 # Parameter names whose values choose the operation a tool performs.
 SELECTOR_PARAMS = frozenset("action actions operation operations op mode command cmd method type kind verb task "
