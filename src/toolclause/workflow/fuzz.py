@@ -250,11 +250,17 @@ class _Fuzzer:
         return problems
 
 
+def _not_about_arguments(result: Any) -> bool:
+    """A refusal that says nothing of the arguments, or a replay (the stored outcome of an earlier run of the
+    same call, so the function rightly did not run again)."""
+    return result.error.code in NOT_ABOUT_ARGUMENTS or result.replayed
+
+
 def _valid_problems(fuzzer: _Fuzzer, result: Any, sent: str) -> list[tuple[str, str]]:
     watch = fuzzer.watch
     if not watch.reached:
-        if result.error.code in NOT_ABOUT_ARGUMENTS or result.replayed:
-            return []  # a replay is the stored outcome of an earlier run of the same call (idempotency)
+        if _not_about_arguments(result):
+            return []
         if result.error.code in INPUT_CODES:
             return [("valid-rejected", f"a valid call was refused with {result.error.code}: {result.error.message}")]
         return [("unstructured", f"a valid call was refused with {result.error.code} before the function ran")]
@@ -271,8 +277,8 @@ def _mistake_problems(fuzzer: _Fuzzer, mistake: Mistake, result: Any) -> list[tu
     watch = fuzzer.watch
     if not mistake.refuse:
         if not watch.reached:
-            if result.error.code in NOT_ABOUT_ARGUMENTS or result.replayed:
-                return []  # the stored outcome of an earlier run of the same call
+            if _not_about_arguments(result):
+                return []
             return [("valid-rejected", f"the gate should accept this ({mistake.kind}) but refused it with "
                                        f"{result.error.code}: {result.error.message}")]
         problems = []
