@@ -181,6 +181,29 @@ def test_sqlite_runs_in_wal_mode_with_one_table_and_a_schema_version(tmp_path):
         "toolclause_records"]
 
 
+def test_many_connections_opening_one_new_sqlite_store_together_all_succeed(tmp_path):
+    # Workers that start side by side open one new file at once; switching it to WAL and creating the
+    # table answer "database is locked" without waiting, so the store must wait itself.
+    failures = []
+    for trial in range(150):
+        url = f"sqlite:///{tmp_path}/{trial}.db"
+        barrier = threading.Barrier(8)
+
+        def opener():
+            barrier.wait()
+            try:
+                open_store(url).close()
+            except Exception as exc:  # noqa: BLE001 - every failure is the finding
+                failures.append(str(exc))
+
+        threads = [threading.Thread(target=opener) for _ in range(8)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    assert failures == []
+
+
 def test_sqlite_relative_paths_are_relative_to_the_working_directory(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     open_store("sqlite:///.toolclause/state.db").close()

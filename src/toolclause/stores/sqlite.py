@@ -16,9 +16,11 @@ from __future__ import annotations
 import os
 import sqlite3
 import threading
-from collections.abc import Iterable, Iterator
+import time
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
+from typing import TypeVar
 
 from ._sql import COLUMNS, listing
 from ._sql import SELECT as _SELECT
@@ -26,6 +28,8 @@ from ._sql import row_of as _row
 from .base import Record, RecordKey
 from .errors import PersistenceError, StoreConfigError
 from .url import StoreURL
+
+_T = TypeVar("_T")
 
 _WHERE_KEY = "principal = ? AND tool = ? AND key = ?"
 _INSERT = f"INSERT OR REPLACE INTO toolclause_records ({', '.join(COLUMNS)}) VALUES ({', '.join('?' * len(COLUMNS))})"
@@ -64,7 +68,7 @@ class SQLiteStore:
         try:
             if create and os.path.dirname(self.path):
                 os.makedirs(os.path.dirname(self.path), exist_ok=True)
-            self._migrate(self._connection())
+            self._while_busy(lambda: self._migrate(self._connection()))
         except (OSError, sqlite3.Error) as exc:
             raise StoreConfigError(f"cannot open the SQLite store {self.path}: {exc}") from None
 
@@ -130,12 +134,41 @@ class SQLiteStore:
     def _connection(self) -> sqlite3.Connection:
         conn = getattr(self._local, "conn", None)
         if conn is None or self._local.pid != os.getpid():  # a forked child opens its own
-            conn = sqlite3.connect(self.path, timeout=self.busy_timeout, isolation_level=None,
-                                   check_same_thread=False)
-            conn.execute("PRAGMA journal_mode=WAL")
-            conn.execute("PRAGMA synchronous=NORMAL")  # durable at each checkpoint; WAL keeps the file consistent
+            conn = self._while_busy(self._connect)
             self._local.conn, self._local.pid = conn, os.getpid()
         return conn
+
+    def _connect(self) -> sqlite3.Connection:
+        conn = sqlite3.connect(self.path, timeout=self.busy_timeout, isolation_level=None, check_same_thread=False)
+        try:
+            # WAL is a property of the file: set once, by whichever process gets there first.
+            if conn.execute("PRAGMA journal_mode").fetchone()[0].lower() != "wal":
+                conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=NORMAL")  # durable at each checkpoint; WAL keeps the file consistent
+        except BaseException:
+            conn.close()
+            raise
+        return conn
+
+    def _while_busy(self, attempt: Callable[[], _T]) -> _T:
+        """Run `attempt` again while the file is locked, up to `busy_timeout` seconds.
+
+        SQLite's own busy timeout does not cover everything: switching a new file to WAL and the
+        first read of a file another process is creating answer "database is locked" at once, so
+        several processes opening one new store together (workers starting side by side) would
+        fail without this.
+        """
+        deadline = time.monotonic() + self.busy_timeout
+        pause = 0.005
+        while True:
+            try:
+                return attempt()
+            except sqlite3.OperationalError as exc:
+                message = str(exc).lower()
+                if ("locked" not in message and "busy" not in message) or time.monotonic() >= deadline:
+                    raise
+            time.sleep(pause)
+            pause = min(pause * 2, 0.1)
 
     def _migrate(self, conn: sqlite3.Connection) -> None:
         conn.execute("BEGIN IMMEDIATE")
