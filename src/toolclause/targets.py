@@ -89,6 +89,10 @@ LINT_TARGETS: dict[str, LintTarget] = {t.name: t for t in (
     LintTarget("gemini", GEMINI_TOOL_NAMES, GEMINI_PROPERTY_NAMES, rules=("P003",)),
     LintTarget("mcp", MCP_TOOL_NAMES, rules=("P007",)),
 )}
+# a tool whose own definition says `"strict": true` is checked against its provider's strict mode
+# whatever targets a run selects: its own declaration is its target (by the format it is written in)
+DECLARED_STRICT_TARGETS: dict[str, str] = {"openai-chat": "openai-strict", "openai-responses": "openai-strict",
+                                           "function": "openai-strict", "anthropic": "anthropic-strict"}
 # names that stand for several lint targets
 LINT_ALIASES: dict[str, tuple[str, ...]] = {"all": tuple(LINT_TARGETS)}
 

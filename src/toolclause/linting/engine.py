@@ -11,7 +11,7 @@ import os
 import threading
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .._gc import gc_paused
@@ -19,6 +19,7 @@ from ..model import Diagnostic, Severity, ToolContract, Unreadable
 from ..rules import ALL_RULES
 from ..rules.base import Finding, LintContext, Rule
 from ..schema.walk import NodeKind, SchemaNode, walk
+from ..targets import DECLARED_STRICT_TARGETS, LINT_TARGETS
 from .config import LintConfig
 from .placement import ToolPlacer, locate_original  # noqa: F401  (locate_original: public API)
 
@@ -261,6 +262,26 @@ def _lint_contracts(tools: Sequence[ToolContract], config: LintConfig | None,
                 except Exception as exc:  # reported on the list's first tool
                     first = members[0]
                     diagnostics.append(_rule_failed(rule, placers.get(id(first)) or ToolPlacer(first), exc))
+    return _with_declared_targets(diagnostics, tools, config)
+
+
+def _with_declared_targets(diagnostics: list[Diagnostic], tools: Sequence[ToolContract],
+                           config: LintConfig) -> list[Diagnostic]:
+    """Check a tool whose own file says `"strict": true` against its provider's strict mode, whatever
+    the run's targets: that target's rules run again on those tools alone, and their findings replace
+    the run's own findings of the same rules there (a non-strict target reports a part of them)."""
+    declared: dict[str, list[ToolContract]] = {}
+    for tool in tools:
+        target = DECLARED_STRICT_TARGETS.get(tool.origin.format) if tool.extra.get("strict") is True else None
+        if target is not None and target not in config.targets:
+            declared.setdefault(target, []).append(tool)
+    for target, members in declared.items():
+        codes = tuple(code for code in LINT_TARGETS[target].rules if config.enabled(code))
+        if codes:
+            ids = {id(tool) for tool in members}
+            diagnostics = [d for d in diagnostics if d.code not in codes or id(d.contract) not in ids]
+            diagnostics += _lint_contracts(members, replace(config, select=codes, targets=config.targets | {target}),
+                                           None)
     return diagnostics
 
 

@@ -17,6 +17,9 @@ from typing import Any
 from ..model import Origin, PointerMap, ToolContract, escape_token
 
 EXTRA_KEYS = ("$id", "version", "errors", "examples", "x-toolclause-ignore")
+# Provider formats whose tools may declare `"strict": true` themselves; the declaration is kept in
+# `extra["strict"]`, and lint checks such a tool against that provider's strict mode (DECLARED_STRICT_TARGETS)
+STRICT_FORMATS = frozenset({"openai-chat", "openai-responses", "function", "anthropic"})
 
 
 class ShapeError(ValueError):
@@ -31,8 +34,11 @@ def _str_or_none(value: Any) -> str | None:
     return value if isinstance(value, str) else None
 
 
-def _extras(obj: Mapping[str, Any]) -> dict[str, Any]:
-    return {k: obj[k] for k in EXTRA_KEYS if k in obj}
+def _extras(obj: Mapping[str, Any], fmt: str = "") -> dict[str, Any]:
+    found = {k: obj[k] for k in EXTRA_KEYS if k in obj}
+    if fmt in STRICT_FORMATS and isinstance(obj.get("strict"), bool):
+        found["strict"] = obj["strict"]
+    return found
 
 
 # --------------------------------------------------------------------------- JSON Schema shapes
@@ -48,7 +54,7 @@ def _schema_tool(obj: Mapping[str, Any], fmt: str, prefix: str, name_key: str, d
         output_schema=obj.get(output_key) if output_key else None,
         annotations=obj.get("annotations") if isinstance(obj.get("annotations"), dict) else None,
         meta=obj.get("_meta") if isinstance(obj.get("_meta"), dict) else None,
-        extra=_extras(obj),
+        extra=_extras(obj, fmt),
         raw=obj,
         origin=_with_map(origin, fmt, _schema_tool_map(prefix, name_key, description_key, input_key, output_key)),
     )
@@ -63,7 +69,7 @@ def _schema_tool_map(prefix: str, name_key: str, description_key: str, input_key
         entries["/inputSchema"] = f"{prefix}/{input_key}"
     if output_key is not None:
         entries["/outputSchema"] = f"{prefix}/{output_key}"
-    for key in ("title", "annotations", "_meta") + EXTRA_KEYS:
+    for key in ("title", "annotations", "_meta", "strict") + EXTRA_KEYS:
         entries["/" + escape_token(key)] = f"{prefix}/{escape_token(key)}"
     return PointerMap(entries)
 

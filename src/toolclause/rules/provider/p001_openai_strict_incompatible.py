@@ -21,6 +21,10 @@ reason as its own finding with the exact change:
   property names, definition names and enum/const values, 1,000 values in one
   enum, 15,000 characters in a string enum of more than 250 values.
 
+An OpenAI function tool whose own definition says `"strict": true` is
+checked against strict mode whatever the targets: its declaration is its
+target.
+
 Nothing below a keyword strict mode rejects is analysed (removing the keyword
 is the fix), nor below an `additionalProperties` schema.
 

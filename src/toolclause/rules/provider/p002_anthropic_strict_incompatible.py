@@ -2,7 +2,8 @@
 
 ## What it does
 With the `anthropic-strict` target, reports what Anthropic's strict tool use
-(`"strict": true`) rejects, each reason as its own finding:
+(`"strict": true`) rejects, each reason as its own finding (an Anthropic tool
+whose own definition says `"strict": true` is checked whatever the targets):
 
 - `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`, `multipleOf`,
   `minLength`, `maxLength`;
