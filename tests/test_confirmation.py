@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+import uuid
 
 import pytest
 
@@ -88,6 +89,26 @@ def test_an_expired_token_is_refused_unless_it_was_already_used():
     assert box.call("place_order", {**ARGS, "confirmation_token": used}).replayed  # the order stands
     assert len(box.orders) == 1
     assert preview(box) != used  # the preview's record lasts no longer than its token
+
+
+def test_the_key_decides_a_commit_whatever_the_token(store_url):
+    box, elsewhere = make_box(store_url), make_box()  # elsewhere: another replica's preview, another token
+    cart = {"items": ["soup"], "address": f"Teheran-ro {uuid.uuid4().hex}"}  # the stores outlive one test
+    key, other_key = f"order-{uuid.uuid4().hex}", f"order-{uuid.uuid4().hex}"
+    first, second = preview(box, cart), preview(elsewhere, cart)
+    assert first != second
+    assert box.call("place_order", {**cart, "confirmation_token": first}, idempotency_key=key).data == {"order": 1}
+    again = box.call("place_order", {**cart, "confirmation_token": second}, idempotency_key=key)
+    assert again.replayed and again.data == {"order": 1} and len(box.orders) == 1
+    other = {**cart, "address": "elsewhere"}
+    reused = box.call("place_order", {**other, "confirmation_token": preview(box, other)}, idempotency_key=key)
+    assert reused.error.code == "IDEMPOTENCY_KEY_REUSED" and not reused.error.retryable
+    assert len(box.orders) == 1
+    # the token the replay did not use still places its own order once, under its own key
+    assert box.call("place_order", {**cart, "confirmation_token": second}, idempotency_key=other_key).ok
+    assert box.call("place_order", {**cart, "confirmation_token": second}).error.code == "CONFIRMATION_USED"
+    assert len(box.orders) == 2
+    box.close()
 
 
 def test_a_used_token_with_another_key_is_confirmation_used():

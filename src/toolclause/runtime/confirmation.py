@@ -13,7 +13,9 @@ principal, the fingerprint of the previewed arguments and the expiry, and the
 HMAC (keyed with the toolbox's secret) makes every part of it unforgeable.
 The token's id is the commit's idempotency key, so one preview commits once,
 from any replica; a second commit with the same token gets the first one's
-result (`replayed: true`), and with another caller key `CONFIRMATION_USED`.
+result (`replayed: true`), and with another caller key `CONFIRMATION_USED`.  A
+caller key, where there is one, decides first: the same key never commits twice,
+whatever token comes with it (other arguments: `IDEMPOTENCY_KEY_REUSED`).
 """
 
 from __future__ import annotations

@@ -110,19 +110,22 @@ class IdempotencyStage:
             if record is None:
                 return
             now = self.clock()
-            final = record.evolve(status=COMPLETED if result.ok else FAILED, outcome=_encode(result), updated_at=now,
-                                  lease_until=now, expires_at=now + ticket.state["retention"])
-            if self.store.replace(final, record.owner):
-                self._remember(final)
-            else:
-                logger.warning("%s: the claim on key %r was taken over after its lease expired; this run's outcome "
-                               "was not stored", record.tool, record.key)
+            outcome = _encode(result)
+            for held in _held(ticket, record):
+                final = held.evolve(status=COMPLETED if result.ok else FAILED, outcome=outcome, updated_at=now,
+                                    lease_until=now, expires_at=now + ticket.state["retention"])
+                if self.store.replace(final, held.owner):
+                    self._remember(final)
+                else:
+                    logger.warning("%s: the claim on key %r was taken over after its lease expired; this run's "
+                                   "outcome was not stored", held.tool, held.key)
 
     def release(self, ticket: Ticket) -> None:
         with ticket.state["lock"]:
             record = self._finish(ticket)
             if record is not None:
-                self.store.release(record.ident, record.owner)
+                for held in _held(ticket, record):
+                    self.store.release(held.ident, held.owner)
 
     def abandon(self, ticket: Ticket) -> None:
         """Stop renewing a claim whose run was cut short: once its lease expires the outcome is unknown."""
@@ -202,15 +205,35 @@ class IdempotencyStage:
                                f"{call.tool}: the arguments differ from the preview the user confirmed; call "
                                f"{prepare} with these arguments and ask the user to confirm again")
         ident = RecordKey(principal, call.tool, "confirmation:" + token.id)
+        # the caller's key decides, whatever the token: the same key never places a second order
+        keyed = RecordKey(principal, call.tool, _commit_key(request_key)) if request_key else None
         now = self.clock()
         if token.expires_at <= now:
-            held = self._cached(ident, now) or self.store.get(ident)
-            if held is not None and held.live(now):
-                return self._settled(call, held, fp, request_key)
+            for where, known in ((keyed, ""), (ident, request_key)):
+                held = None if where is None else self._cached(where, now) or self.store.get(where)
+                if held is not None and held.live(now):
+                    return self._settled(call, held, fp, known)
             return self._error(call, "CONFIRMATION_EXPIRED",
                                f"{call.tool}: the confirmation token has expired; call {prepare} again and have the "
                                f"user confirm the new preview", user_action="re_prepare")
-        return self._claim_key(call, ident, fp, request_key, self.retention)
+        if keyed is None:
+            return self._claim_key(call, ident, fp, request_key, self.retention)
+        ticket = self._claim_key(call, keyed, fp, "", self.retention)
+        if type(ticket) is not Ticket:
+            return ticket
+        # the key is new: the token must be too (one preview, one order)
+        record: Record = ticket.state["record"]
+        marker = record.evolve(key=ident.key, owner=secrets.token_hex(16), request_key=request_key)
+        try:
+            held = self.store.claim(marker, self.clock())
+        except BaseException:
+            self.release(ticket)
+            raise
+        if held is None:
+            ticket.state["linked"] = marker
+            return ticket
+        self.release(ticket)
+        return self._settled(call, held, fp, request_key)
 
     def _settled(self, call: CallContext, held: Record, fp: str, request_key: str) -> Result:
         """The answer to a duplicate of a record that is done (or held under other terms)."""
@@ -327,6 +350,19 @@ class LeaseKeeper:
 def _beat(lease: float) -> float:
     """How often a claim with this lease is renewed: three times per lease, within [50 ms, 10 s]."""
     return max(0.05, min(lease / 3, 10.0))
+
+
+def _held(ticket: Ticket, record: Record) -> list[Record]:
+    """The records a ticket holds: its own, and a commit's confirmation marker."""
+    linked = ticket.state.get("linked")
+    return [record] if linked is None else [record, linked]
+
+
+def _commit_key(key: str) -> str:
+    """A commit's record key for the caller's key (never one of the `confirmation:` records)."""
+    if KEY_PATTERN.fullmatch(key) and len(key) <= 251:
+        return "key:" + key
+    return "h:" + hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def _argument_key(call: CallContext) -> str | None:
