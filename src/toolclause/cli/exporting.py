@@ -70,8 +70,8 @@ class LintRefusal(Exception):
             out.append(f"  {where}  {d.tool or '-'}  {d.code}  {d.message}".replace("\n", " "))
         rest = Counter(d.code for d in self.findings[LISTED:])
         if rest:
-            out.append(f"  and {sum(rest.values())} more: "
-                       + ", ".join(f"{code} ×{count}" for code, count in sorted(rest.items(), key=lambda kv: (-kv[1], kv[0]))))
+            by_count = sorted(rest.items(), key=lambda kv: (-kv[1], kv[0]))
+            out.append(f"  and {sum(rest.values())} more: " + ", ".join(f"{code} ×{count}" for code, count in by_count))
         if any(d.code == "S002" for d in self.findings):
             out.append("  (S002: --fix-types applies the safe type fixes first, \"dict\" → \"object\")")
         return out

@@ -164,7 +164,8 @@ def _http_headers(ctx: click.Context, param: click.Parameter,
                    "--header \"Authorization: Bearer $TOKEN\".")
 @click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=30.0, show_default=True,
               metavar="SECONDS", help="--server/--url: how long the whole live lint may take (start, list, lint).")
-@click.option("--statistics", is_flag=True, help="End with a count of findings per code (on stderr for machine formats).")
+@click.option("--statistics", is_flag=True,
+              help="End with a count of findings per code (on stderr for machine formats).")
 @click.option("--mcp-config", metavar="FILE", help="Lint every server an MCP client configuration lists "
                                                    "(claude_desktop_config.json, .cursor/mcp.json, .vscode/mcp.json).")
 @click.option("--quiet", "-q", is_flag=True, help="Print the findings only: no summary line, no progress bar, "

@@ -54,9 +54,9 @@ FAMILIES: dict[str, frozenset[str]] = {
                      "unevaluatedProperties"), frozenset({"object"})),
 }
 # the values of types that have only a few
-FINITE_TYPES = {"null": [None], "boolean": [False, True]}
+FINITE_TYPES: dict[str, list[Any]] = {"null": [None], "boolean": [False, True]}
 TRIVIAL = {"minLength": 0, "minItems": 0, "minProperties": 0, "uniqueItems": False, "required": [], "allOf": []}
-ACCEPTS_ANYTHING = (True, {})
+ACCEPTS_ANYTHING: tuple[Any, ...] = (True, {})
 _REFERENCES = ('"$ref"', '"$dynamicRef"', '"$recursiveRef"')
 _MERGING = ("allOf", "anyOf", "oneOf")
 
@@ -119,11 +119,12 @@ def _normal(schema: Any, depth: int) -> Any:
     out = {key: _normal_child(key, value, depth) for key, value in schema.items()}
     for step in (_nullable, _trivial, _type, _all_of, _one_of, _any_of, _values):
         try:
-            out = step(out)
+            stepped = step(out)
         except _Unsafe:
-            pass
-        if not isinstance(out, dict):
-            return out
+            continue
+        if not isinstance(stepped, dict):
+            return stepped
+        out = stepped
     return out
 
 
@@ -249,7 +250,7 @@ def _disjoint(branches: list[Any]) -> bool:
     return True
 
 
-def _one_of(schema: dict[str, Any]) -> dict[str, Any]:
+def _one_of(schema: dict[str, Any]) -> dict[str, Any] | bool:
     branches = schema.get("oneOf")
     if not isinstance(branches, list) or "anyOf" in schema:
         return schema
@@ -323,7 +324,8 @@ def _merged_annotations(branches: list[dict[str, Any]]) -> dict[str, Any]:
         found = {canon(b[key]): b[key] for b in branches if key in b}
         if len(found) > 1:
             raise _Unsafe
-        out.update({key: value for value in found.values()})
+        for value in found.values():  # at most one: two different values raised above
+            out[key] = value
     return out
 
 

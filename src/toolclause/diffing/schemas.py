@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeGuard
 
 from ..model import escape_token, resolve_pointer
 from ..schema.keywords import type_alias
@@ -71,12 +71,15 @@ def _types(schema: dict[str, Any]) -> frozenset[str] | None:
         raw = value
     else:
         return None
-    names = set()
+    names: set[str] = set()
     for name in raw:
         known, meant = type_alias(name)
-        if known and meant is None:
+        if not known:
+            names.add(name)
+        elif meant is None:
             return None  # "any"
-        names.add(meant if known else name)
+        else:
+            names.add(meant)
     if "number" in names:
         names.add("integer")
     if schema.get("nullable") is True:
@@ -84,8 +87,18 @@ def _types(schema: dict[str, Any]) -> frozenset[str] | None:
     return frozenset(names)
 
 
-def _is_number(value: Any) -> bool:
+def _is_number(value: Any) -> TypeGuard[int | float]:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _as_dict(value: Any) -> dict[str, Any]:
+    """The value when it is an object, else an empty one."""
+    return value if isinstance(value, dict) else {}
+
+
+def _strings(value: Any) -> list[str]:
+    """The strings of a list (a `required` list), ignoring anything else; [] when it is not a list."""
+    return [item for item in value if isinstance(item, str)] if isinstance(value, list) else []
 
 
 def _closed(schema: Any) -> bool:
@@ -213,17 +226,17 @@ class SchemaComparer:
         (old_values, ok), (new_values, nk) = _listed(old), _listed(new)
         if old_values is None and new_values is None:
             return
-        if old_values is None:
-            if nk == "const":
-                self.add("const-added", op, np + "/const", f"the value must now be {_show(new, 'const')}")
-            else:
-                self.add("enum-added", op, np + "/enum", f"the value is now limited to {_list(new_values)}")
-            return
         if new_values is None:
             if ok == "const":
                 self.add("const-removed", op + "/const", np, "the value is no longer fixed")
             else:
                 self.add("enum-removed", op + "/enum", np, "the value is no longer limited to a list")
+            return
+        if old_values is None:
+            if nk == "const":
+                self.add("const-added", op, np + "/const", f"the value must now be {_show(new, 'const')}")
+            else:
+                self.add("enum-added", op, np + "/enum", f"the value is now limited to {_list(new_values)}")
             return
         new_keys, old_keys = {_canon(v) for v in new_values}, {_canon(v) for v in old_values}
         removed = [v for v in old_values if _canon(v) not in new_keys]
@@ -285,10 +298,8 @@ class SchemaComparer:
             self.add("nullable-removed", op + "/nullable", np, "null is no longer accepted")
 
     def _compare_object(self, old: dict, new: dict, op: str, np: str, depth: int) -> None:
-        old_props = old.get("properties") if isinstance(old.get("properties"), dict) else {}
-        new_props = new.get("properties") if isinstance(new.get("properties"), dict) else {}
-        old_required = [r for r in old.get("required", []) if isinstance(r, str)] if isinstance(old.get("required"), list) else []
-        new_required = [r for r in new.get("required", []) if isinstance(r, str)] if isinstance(new.get("required"), list) else []
+        old_props, new_props = _as_dict(old.get("properties")), _as_dict(new.get("properties"))
+        old_required, new_required = _strings(old.get("required")), _strings(new.get("required"))
         for index, name in enumerate(new_required):
             if name not in old_required:
                 if self.role == "input":
@@ -308,7 +319,8 @@ class SchemaComparer:
         for name, old_sub in old_props.items():
             token = escape_token(name)
             if name in new_props:
-                self.compare(old_sub, new_props[name], f"{op}/properties/{token}", f"{np}/properties/{token}", depth + 1)
+                self.compare(old_sub, new_props[name], f"{op}/properties/{token}", f"{np}/properties/{token}",
+                             depth + 1)
             elif self.role == "output":
                 self._add("property-removed", f"{op}/properties/{token}", np,
                           f"result property '{name}' was removed; consumers reading it break")
@@ -331,7 +343,8 @@ class SchemaComparer:
                     self._add("property-added", op, f"{np}/properties/{token}",
                               f"optional property '{name}' was added")
         old_extra, new_extra = old.get("additionalProperties"), new.get("additionalProperties")
-        if _closed(new) and not _closed(old) and ("properties" in old or "properties" in new or old.get("type") == "object"):
+        describes_object = "properties" in old or "properties" in new or old.get("type") == "object"
+        if _closed(new) and not _closed(old) and describes_object:
             self.add("additional-properties-closed", op, np + "/additionalProperties",
                      "the object no longer accepts properties it does not declare")
         elif _closed(old) and not _closed(new):
@@ -350,7 +363,7 @@ class SchemaComparer:
             self.add("items-removed", op + "/items", np, "the array's elements are no longer constrained")
         old_prefix, new_prefix = old.get("prefixItems"), new.get("prefixItems")
         if isinstance(old_prefix, list) and isinstance(new_prefix, list):
-            for index, (a, b) in enumerate(zip(old_prefix, new_prefix)):
+            for index, (a, b) in enumerate(zip(old_prefix, new_prefix, strict=False)):  # extra items are not compared
                 self.compare(a, b, f"{op}/prefixItems/{index}", f"{np}/prefixItems/{index}", depth + 1)
         if "uniqueItems" in old or "uniqueItems" in new:
             a, b = old.get("uniqueItems") is True, new.get("uniqueItems") is True
@@ -385,7 +398,7 @@ class SchemaComparer:
         if isinstance(a, list) or isinstance(b, list):
             a = a if isinstance(a, list) else []
             b = b if isinstance(b, list) else []
-            for index, (x, y) in enumerate(zip(a, b)):
+            for index, (x, y) in enumerate(zip(a, b, strict=False)):  # the longer list's tail is reported below
                 self.compare(x, y, f"{op}/allOf/{index}", f"{np}/allOf/{index}", depth + 1)
             for index in range(len(a), len(b)):
                 self.add("all-of-added", op, f"{np}/allOf/{index}", "a further allOf constraint was added")

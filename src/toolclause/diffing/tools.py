@@ -96,8 +96,10 @@ def _annotation_changes(old: ToolContract, new: ToolContract) -> list[Change]:
             continue
         if a.get(key) != b.get(key):
             changes.append(change("annotation-changed", new.name,
-                                  f"/annotations/{key}" if key in a else "", f"/annotations/{key}" if key in b else "",
-                                  f"annotation {key} changed from {json.dumps(a.get(key))} to {json.dumps(b.get(key))}"))
+                                  f"/annotations/{key}" if key in a else "",
+                                  f"/annotations/{key}" if key in b else "",
+                                  f"annotation {key} changed from {json.dumps(a.get(key))} "
+                                  f"to {json.dumps(b.get(key))}"))
     return changes
 
 

@@ -92,7 +92,10 @@ def _schemas(source: Any) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for path in paths:
         path = Path(path)
-        files = sorted(p for p in path.rglob("*") if p.suffix in (".json", ".yaml", ".yml")) if path.is_dir() else [path]
+        if path.is_dir():
+            files = sorted(p for p in path.rglob("*") if p.suffix in (".json", ".yaml", ".yml"))
+        else:
+            files = [path]
         for file in files:
             out[_schema_name(None, file.stem)] = read_document(file)
     return out

@@ -117,15 +117,15 @@ class Projector:
             merged: dict[str, Any] = {k: v for k, v in schema.items() if k != keyword}
             merged.setdefault("type", "object")
             properties = dict(merged.get("properties") or {})
-            required_sets = []
+            required_sets: list[set[Any]] = []
             for branch in objects:
                 for name, sub in (branch.get("properties") or {}).items():
                     properties.setdefault(name, sub)
                 req = branch.get("required")
                 required_sets.append(set(req) if isinstance(req, list) else set())
             merged["properties"] = properties
-            common = set.intersection(*required_sets) if required_sets else set()
-            own = merged.get("required") if isinstance(merged.get("required"), list) else []
+            common = required_sets[0].intersection(*required_sets[1:]) if required_sets else set()
+            own = own_required if isinstance(own_required := merged.get("required"), list) else []
             merged["required"] = list(dict.fromkeys([*own, *[n for n in properties if n in common]]))
             self.lose("root-alternatives-merged", f"{self.base}/{keyword}", keyword,
                       f"the root {keyword} of {len(branches)} alternatives was merged into one object; which "
@@ -177,7 +177,7 @@ class Projector:
         out["required"] = [exported.get(r, r) for r in out["required"]]
         if not self.profile.close_objects or not is_object(out):
             return
-        properties = out.get("properties") if isinstance(out.get("properties"), dict) else {}
+        properties = declared if isinstance(declared := out.get("properties"), dict) else {}
         kept = []
         for index, name in enumerate(out["required"]):
             if name in properties:
@@ -269,7 +269,8 @@ class Projector:
             strings = [v if isinstance(v, str) else json.dumps(v) for v in values if v is not None]
             if any(not isinstance(v, str) for v in values if v is not None):
                 self.lose("enum-as-strings", here, "enum",
-                          "Gemini `parameters` takes string enum values only; the model will send these values as strings")
+                          "Gemini `parameters` takes string enum values only; "
+                          "the model will send these values as strings")
             out["enum"] = strings
             if None in values:
                 out["nullable"] = True
@@ -299,7 +300,7 @@ class Projector:
                 mapped = valid_names(list(props), rule)
                 rename = {n: mapped[n] for n in props if mapped[n] != n}
                 self.renames.setdefault(owner[len(self.base):], {}).update({v: k for k, v in rename.items()})
-        required = schema.get("required") if isinstance(schema.get("required"), list) else []
+        required = listed if isinstance(listed := schema.get("required"), list) else []
         out = {}
         for name, sub in props.items():
             here = f"{owner}/properties/{escape_token(name)}"
@@ -439,10 +440,11 @@ class Projector:
         `{key, value}` pairs: nothing is lost, and `to_canonical_arguments` turns the pairs back into the
         map.  False (nothing changed) when the node may also be something other than an object."""
         types = out.get("type")
-        others = set(types if isinstance(types, list) else [types]) - {"object", "null"}
+        listed = types if isinstance(types, list) else [types]
+        others = set(listed) - {"object", "null"}
         if others:
             return False
-        out["type"] = "array" if types == "object" else ["array" if t == "object" else t for t in types]
+        out["type"] = "array" if types == "object" else ["array" if t == "object" else t for t in listed]
         value = self.node(schema["additionalProperties"], f"{src}/additionalProperties", depth + 1)
         out["items"] = {"type": "object",
                         "properties": {"key": {"type": "string"}, "value": value},

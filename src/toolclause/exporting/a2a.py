@@ -22,7 +22,8 @@ from ..model import ToolContract
 from ._common import project_tools
 from .base import ExportOptions, ExportResult
 
-SETTINGS: tuple[str, ...] = ("name", "description", "url", "version", "protocolBinding", "protocolVersion")  # the keys of ExportOptions.settings it reads
+# the keys of ExportOptions.settings it reads
+SETTINGS: tuple[str, ...] = ("name", "description", "url", "version", "protocolBinding", "protocolVersion")
 
 EXTENSION_URI = "https://toolclause.dev/a2a/tool-schemas/v1"
 BINDINGS = ("JSONRPC", "GRPC", "HTTP+JSON")

@@ -58,7 +58,9 @@ def export_tools(tools: Sequence[ToolContract], options: ExportOptions) -> Expor
             elif union_total + unions > ANTHROPIC_STRICT_MAX_UNION_PARAMETERS:
                 over = f"{ANTHROPIC_STRICT_MAX_UNION_PARAMETERS} union-typed properties"
             if over is None:
-                strict_tools, optional_total, union_total = strict_tools + 1, optional_total + optional, union_total + unions
+                strict_tools += 1
+                optional_total += optional
+                union_total += unions
                 tool["strict"] = True
             else:
                 tool["strict"] = False

@@ -107,9 +107,9 @@ def project(schema: dict[str, Any] | None, profile: Profile | str, tool: str, ba
     try:
         out = projector.project_root()
     except TooLargeToInline:
-        return _without_arguments(Loss("too-large-to-inline", f"inlining its $refs would write over "
-                                                              f"{MAX_PROJECTED_NODES:,} schema nodes; the tool goes "
-                                                              f"out without arguments", base, tool=tool, keyword="$ref"))
+        return _without_arguments(Loss("too-large-to-inline",
+                                       f"inlining its $refs would write over {MAX_PROJECTED_NODES:,} schema nodes; "
+                                       f"the tool goes out without arguments", base, tool=tool, keyword="$ref"))
     except (TypeError, ValueError, AttributeError, KeyError, IndexError, RecursionError) as exc:
         # a keyword holding the wrong kind of value somewhere the projection did not foresee:
         # this tool is reported and goes out without arguments; the rest of the export goes on

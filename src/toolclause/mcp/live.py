@@ -23,8 +23,9 @@ import sys
 import tempfile
 import time
 import unicodedata
-from contextlib import asynccontextmanager, contextmanager
-from typing import IO, Any, AsyncContextManager, AsyncIterator, Callable, Iterator, Mapping
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, contextmanager
+from typing import IO, Any
 
 import anyio
 import mcp_types as types
@@ -139,7 +140,7 @@ def _contracts(snapshot: dict[str, Any], file: str) -> LoadResult:
 
 # --------------------------------------------------------------------------- the session
 
-def _run(connect: Callable[[], AsyncContextManager[Any]], label: str, timeout: float,
+def _run(connect: Callable[[], AbstractAsyncContextManager[Any]], label: str, timeout: float,
          errlog: IO[str] | None, program: str | None, status: _HttpStatus | None = None) -> dict[str, Any]:
     with _quiet_sdk():
         try:
@@ -150,7 +151,7 @@ def _run(connect: Callable[[], AsyncContextManager[Any]], label: str, timeout: f
             raise type(exc)(printable(str(exc), MAX_MESSAGE_CHARS)) from None
 
 
-async def _snapshot(connect: Callable[[], AsyncContextManager[Any]], label: str, timeout: float,
+async def _snapshot(connect: Callable[[], AbstractAsyncContextManager[Any]], label: str, timeout: float,
                     errlog: IO[str] | None, program: str | None, status: _HttpStatus | None) -> dict[str, Any]:
     phase = ["start"]  # what the server was asked last, for the error message
     garbage: list[str] = []
@@ -430,8 +431,9 @@ def _quiet_sdk() -> Iterator[None]:
     try:
         yield
     finally:
-        for logger, level in zip(loggers, saved):
+        for logger, level in zip(loggers, saved, strict=True):
             logger.setLevel(level)
 
 
-__all__ = ["DEFAULT_TIMEOUT", "ListingTooLarge", "LiveServerError", "load_server", "load_url", "snapshot_server", "snapshot_url"]
+__all__ = ["DEFAULT_TIMEOUT", "ListingTooLarge", "LiveServerError", "load_server", "load_url", "snapshot_server",
+           "snapshot_url"]

@@ -124,7 +124,7 @@ class _Walk:
     def _array(self, value: list[Any], nodes: list[tuple[Mapping[str, Any], str]], depth: int) -> list[Any]:
         out = list(value)
         for schema, pointer in nodes:
-            prefix = schema.get("prefixItems") if isinstance(schema.get("prefixItems"), list) else []
+            prefix = listed if isinstance(listed := schema.get("prefixItems"), list) else []
             items = schema.get("items")
             for index, item in enumerate(out):
                 if index < len(prefix):
