@@ -91,12 +91,12 @@ ANNOTATIONS = [None, dict, list, int, str, float, Any, dict[str, int], list[str]
 
 
 def _tool(outcome: Any, raises: bool, is_async: bool, annotation: Any):
-    def sync_tool(**kwargs):
+    def sync_tool():
         if raises:
             raise outcome
         return outcome
 
-    async def async_tool(**kwargs):
+    async def async_tool():
         if raises:
             raise outcome
         return outcome

@@ -188,6 +188,35 @@ def test_binding_refuses_properties_the_function_cannot_take():
         Toolbox("memory://", lint="warn").add(CONTRACT, create_refund)
 
 
+def test_a_signature_with_args_or_kwargs_is_refused_and_a_contract_may_still_use_kwargs():
+    box = Toolbox("memory://")
+
+    def search(query: str, *terms: str, **filters: str) -> dict:
+        return {"query": query, "terms": terms, "filters": filters}
+
+    with pytest.raises(ToolRegistrationError) as info:
+        box.tool(search)
+    message = str(info.value)
+    assert message.startswith("tool 'search' was not registered")
+    assert "parameter '*terms' would never receive anything: a tool's arguments are passed by name" in message
+    assert "parameter '**filters' would never receive anything" in message and "box.add(contract, fn)" in message
+    assert "functools.wraps" not in message  # it has a named parameter: not a wrapper that lost its signature
+    assert "search" not in box
+
+    def undecorated(*args, **kwargs):  # a decorator without functools.wraps hides the real signature
+        return search(*args, **kwargs)
+
+    with pytest.raises(ToolRegistrationError, match="functools.wraps"):
+        box.tool(undecorated, name="search")
+
+    # under a contract, **kwargs takes the properties by name: registered and called
+    def create_refund(**arguments: str) -> dict:
+        return arguments
+
+    box.add(CONTRACT, create_refund)
+    assert box.call("create_refund", {"order_id": "o1"}).data == {"order_id": "o1", "reason": "customer request"}
+
+
 def test_lint_errors_refuse_registration_and_lint_modes_control_it():
     broken = {"name": "get_weather", "description": "Current weather for one city, in metric units.",
               "inputSchema": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["citty"]}}

@@ -92,6 +92,9 @@ def from_function(fn: Callable[..., Any], *, name: str | None, description: str 
     tool_name = name or getattr(fn, "__name__", None)
     if not tool_name or tool_name == "<lambda>":
         raise ToolRegistrationError("a lambda needs a name: box.tool(fn, name='…')")
+    variadic = _variadic_problems(fn)
+    if variadic:
+        raise ToolRegistrationError(f"tool '{tool_name}' was not registered" + "".join(f"\n  {p}" for p in variadic))
     try:
         signature = describe_function(fn, skip=frozenset({IDEMPOTENCY_KEY}) if idempotency == "key" else frozenset())
     except Exception as exc:  # pydantic cannot build a schema for some annotation: say which tool
@@ -136,6 +139,32 @@ def _annotated_return(fn: Callable[..., Any]) -> bool:
     except (TypeError, ValueError):
         return False
     return ret is not inspect.Signature.empty and not isinstance(ret, str)
+
+
+def _variadic_problems(fn: Callable[..., Any]) -> list[str]:
+    """`*args` and `**kwargs` in a signature that is the contract: nothing could ever reach them.
+
+    The schema made from the signature lists the named parameters only and refuses
+    other keys, and a model passes arguments by name, so both would stay empty forever.
+    """
+    try:
+        parameters = inspect.signature(fn).parameters
+    except (TypeError, ValueError):
+        return []  # describe_function reports a signature it cannot read
+    problems = []
+    for name, param in parameters.items():
+        if param.kind is param.VAR_POSITIONAL:
+            problems.append(f"parameter '*{name}' would never receive anything: a tool's arguments are passed "
+                            f"by name; declare each argument as a named parameter")
+        elif param.kind is param.VAR_KEYWORD:
+            problems.append(f"parameter '**{name}' would never receive anything: the schema made from the "
+                            f"signature lists only the named parameters and refuses other keys; declare each "
+                            f"argument as a named parameter, or register the function under a contract that "
+                            f"lists them (box.add(contract, fn))")
+    if problems and not any(p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in parameters.values()):
+        problems.append("a decorator between @box.tool and the function keeps the function's signature "
+                        "with functools.wraps")
+    return problems
 
 
 def _check_idempotency(mode: str | None) -> None:
