@@ -45,3 +45,49 @@ def test_a_lint_run_imports_one_reporter_and_no_exporter_diff_runtime_or_mcp_cli
     assert "toolclause.linting.engine" in modules  # it did lint
     assert under(modules, "exporting", "diffing", "runtime", "stores", "workflow", "mcp", "web") == set()
     assert under(modules, "report") == {"toolclause.report", "toolclause.report.base", "toolclause.report.json"}
+
+
+# What a plain `toolclause lint FILE` imports of the package: the rules, the engine, the loaders, one reporter.
+# A module added here is paid by every lint run, however small; prefer importing it where it is used.
+PLAIN_LINT = {
+    "toolclause", "toolclause._gc", "toolclause._lazy_re", "toolclause._provided", "toolclause._version",
+    "toolclause.cli", "toolclause.cli.fixing", "toolclause.cli.main", "toolclause.cli.running", "toolclause.cli.sources",
+    "toolclause.formats", "toolclause.lexicon", "toolclause.lexicon.english", "toolclause.lexicon.gates",
+    "toolclause.lexicon.korean", "toolclause.lexicon.text", "toolclause.linting", "toolclause.linting.baseline",
+    "toolclause.linting.config", "toolclause.linting.engine", "toolclause.linting.fix", "toolclause.linting.fix_text",
+    "toolclause.linting.placement", "toolclause.loading", "toolclause.loading.codes", "toolclause.loading.contract_files",
+    "toolclause.loading.documents", "toolclause.loading.files", "toolclause.loading.positions",
+    "toolclause.loading.result", "toolclause.loading.shapes", "toolclause.loading.sources", "toolclause.loading.text",
+    "toolclause.model", "toolclause.report", "toolclause.report.base", "toolclause.report.json", "toolclause.rules",
+    "toolclause.rules._reach", "toolclause.rules.base", "toolclause.rules.options", "toolclause.schema",
+    "toolclause.schema.failures", "toolclause.schema.keywords", "toolclause.schema.meta",
+    "toolclause.schema.nullability", "toolclause.schema.refs", "toolclause.schema.regex_features",
+    "toolclause.schema.strict_size", "toolclause.schema.validators", "toolclause.schema.walk", "toolclause.suggest",
+    "toolclause.targets",
+}
+
+
+def imported_in(folder: Path, *argv: str) -> set[str]:
+    """All modules (not only the package's) a fresh interpreter imported running argv in folder."""
+    probe = PROBE.replace('m == "toolclause" or m.startswith("toolclause.")', "True")
+    done = subprocess.run([sys.executable, "-c", probe, *argv], capture_output=True, text=True, timeout=120,
+                          cwd=folder)
+    return set(json.loads(done.stdout.strip().splitlines()[-1]))
+
+
+def test_a_plain_lint_imports_exactly_these_modules_and_none_of_the_optional_libraries(tmp_path):
+    tools = [{"name": "get_weather", "description": "Returns the current weather for a city.",
+              "inputSchema": {"type": "object", "properties": {"city": {"type": "string", "description": "City name"}},
+                              "required": ["city"]}},
+             {"name": "list_cities", "description": "Lists the cities with a weather station.",
+              "inputSchema": {"type": "object", "properties": {}}}]
+    (tmp_path / "tools.json").write_text(json.dumps(tools), encoding="utf-8")
+    modules = imported_in(tmp_path, "lint", "tools.json", "--format", "json")
+    ours = {m for m in modules if m == "toolclause" or m.startswith("toolclause.")}
+    # besides the rule modules: every rule of the registry is imported
+    outside_rules = {m for m in ours if not m.startswith("toolclause.rules.") or m == "toolclause.rules.base"
+                     or m in ("toolclause.rules._reach", "toolclause.rules.options")}
+    assert outside_rules == PLAIN_LINT
+    # did-you-mean, TOML (no configuration file here), baselines, package resources and temporary files are
+    # each imported by the run that needs them
+    assert {"rapidfuzz", "tomllib", "hashlib", "importlib.resources", "tempfile", "logging"} & modules == set()

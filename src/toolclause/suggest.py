@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from rapidfuzz import fuzz, process, utils
-
 
 def closest(word: str, candidates: Sequence[str] | Iterable[str], cutoff: float = 70.0) -> str | None:
     """The candidate most like `word`, or None when none is close enough.
@@ -20,6 +18,8 @@ def closest(word: str, candidates: Sequence[str] | Iterable[str], cutoff: float 
     for choice in choices:
         if _fold(choice) == folded:
             return choice
+    from rapidfuzz import fuzz, process, utils  # imported by the first suggestion that needs it
+
     found = process.extractOne(word, choices, scorer=fuzz.ratio, processor=utils.default_process, score_cutoff=cutoff)
     return found[0] if found else None
 

@@ -22,8 +22,9 @@ the providers' public documentation:
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
+
+from . import _lazy_re as re
 
 
 @dataclass(frozen=True)

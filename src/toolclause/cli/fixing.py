@@ -8,7 +8,6 @@ summary of a pass.  Standard input is never written back.
 from __future__ import annotations
 
 import os
-import tempfile
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -54,6 +53,8 @@ def _write_atomically(path: Path, text: str) -> None:
             stream.write(text)
             stream.truncate()
         return
+    import tempfile  # only a run that writes a fix
+
     handle, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".toolclause")
     try:
         with os.fdopen(handle, "w", encoding="utf-8", newline="") as stream:

@@ -8,9 +8,8 @@ line naming the file and the problem.
 
 from __future__ import annotations
 
-import logging
+import importlib
 import os
-import re
 import sys
 import traceback
 from collections.abc import Iterator, Sequence
@@ -20,19 +19,11 @@ from typing import IO, TYPE_CHECKING
 
 import click
 
+from .. import _lazy_re as re
 from .._gc import gc_paused
 from .._version import __version__
 from ..formats import DIFF_FORMATS, INPUT_FORMATS, REPORT_FORMATS
 from ..targets import EXPORT_TARGETS, LINT_ALIASES, LINT_TARGETS
-from . import (
-    fuzz_command,
-    init_command,
-    playground_command,
-    route_command,
-    snapshot_command,
-    state_command,
-    test_command,
-)
 
 # Each command imports what it runs when it runs (the linter, the reporters, the exporters, the diff
 # classifier), so `toolclause --version`, `--help` and a usage error cost only click and this module.
@@ -117,7 +108,30 @@ def _comma_choice(ctx: click.Context, param: click.Parameter, value: str | None)
     return value.strip() if value is not None else None
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+# the other commands: name → (module in this package, the command in it), imported when that command
+# runs or `--help` lists it (the serving commands import the SDK and the runtime only when they run)
+_COMMANDS_ELSEWHERE = {
+    "state": ("state_command", "state"), "snapshot": ("snapshot_command", "snapshot"),
+    "test": ("test_command", "run_tests"), "init": ("init_command", "init"), "fuzz": ("fuzz_command", "fuzz"),
+    "route": ("route_command", "route"), "playground": ("playground_command", "playground"),
+    "serve": ("serve_command", "serve"), "proxy": ("proxy_command", "proxy"),
+}
+
+
+class _Commands(click.Group):
+    """The command group, with the commands of other modules imported on first use."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*self.commands, *_COMMANDS_ELSEWHERE})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands and cmd_name in _COMMANDS_ELSEWHERE:
+            module, name = _COMMANDS_ELSEWHERE[cmd_name]
+            self.add_command(getattr(importlib.import_module(f"{__package__}.{module}"), name))
+        return super().get_command(ctx, cmd_name)
+
+
+@click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.version_option(__version__, prog_name="toolclause")
 def cli() -> None:
     """LLM tool definitions as contracts: linted, exported, versioned and enforced."""
@@ -334,19 +348,6 @@ def export_command(paths: tuple[str, ...], target: str, strict: bool, output: st
         click.echo(f"toolclause: export: wrote {path}", err=True)
 
 
-cli.add_command(state_command.state)
-cli.add_command(snapshot_command.snapshot)
-cli.add_command(test_command.run_tests)
-cli.add_command(init_command.init)
-cli.add_command(fuzz_command.fuzz)
-cli.add_command(route_command.route)
-cli.add_command(playground_command.playground)
-
-# serving commands: each imports the SDK and the runtime only when it runs
-from . import proxy_command, serve_command  # noqa: E402
-
-cli.add_command(serve_command.serve)
-cli.add_command(proxy_command.proxy)
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -386,7 +387,9 @@ def console() -> None:
             stream.flush()
         except (OSError, ValueError):  # a reader that went away (`| head`), or a closed stream
             pass
-    logging.shutdown()
+    if "logging" in sys.modules:  # handlers a command set up are flushed; otherwise logging was never imported
+        sys.modules["logging"].shutdown()
+    re.save()  # what atexit would have done: keep the patterns this run compiled (see toolclause._lazy_re)
     os._exit(code)
 
 

@@ -8,10 +8,10 @@ The SDK and the runtime are imported only when a TARGET is given.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from pathlib import Path
 
+from .. import _lazy_re as re
 from ..loading import LoadResult, contracts_from_document, load_paths
 
 _MODULE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*")

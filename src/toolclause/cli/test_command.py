@@ -9,12 +9,13 @@ a JUnit XML document.  Exit: 0 all passed, 1 any failed, 2 a folder that is not 
 from __future__ import annotations
 
 import json
-import re
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
+
+from .. import _lazy_re as re
 
 if TYPE_CHECKING:
     from ..workflow.fixtures import Case, CheckRun

@@ -7,9 +7,9 @@ every tool of a 10,000-tool corpus.
 from __future__ import annotations
 
 import enum
-import re
 from functools import lru_cache
 
+from .. import _lazy_re as re
 from . import english, korean
 
 # --------------------------------------------------------------------------- identifiers

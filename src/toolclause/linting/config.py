@@ -23,7 +23,6 @@ discovery, which never skips a broken file in silence.
 from __future__ import annotations
 
 import fnmatch
-import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -209,6 +208,8 @@ def _rule_options(tables: Mapping[str, Any], where: str) -> dict[str, dict[str, 
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
+    import tomllib  # only a run with a configuration file parses TOML
+
     try:
         return tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError) as exc:

@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import io
 import json
-import re
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from .. import _lazy_re as re
 from ..loading import detect_kind
 from ..model import Diagnostic
 from .fix import FixOutcome, SkippedFix, apply_fixes

@@ -7,10 +7,10 @@ text is well formed; it is iterative, so depth costs no recursion.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from .. import _lazy_re as re
 from ..model import escape_token
 
 _TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\]:,]|[^\s{}\[\]:,"]+', re.S)

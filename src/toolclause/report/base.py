@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import os
-import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import PurePath
 
+from .. import _lazy_re as re
 from ..linting.engine import LintReport
 from ..linting.fix import SkippedFix
 from ..model import Diagnostic

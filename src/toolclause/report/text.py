@@ -12,12 +12,12 @@ Unreadable inputs come first, because nothing in them was checked.  With
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 
 from rich.color import ColorSystem
 from rich.style import Style
 
+from .. import _lazy_re as re
 from ..linting.fix import can_write_back
 from ..model import Diagnostic, Severity
 from .base import LintRun, plural, statistics_lines

@@ -7,10 +7,10 @@ The same text feeds `toolclause rules CODE` and the tests that prove every
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass
 from typing import Any
 
+from .. import _lazy_re as re
 from .base import Rule
 from .options import describe_options
 

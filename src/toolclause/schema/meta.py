@@ -18,13 +18,13 @@ from __future__ import annotations
 
 import json
 import marshal
-import re
 from dataclasses import dataclass, field
-from importlib import resources
+from pathlib import Path
 from typing import Any
 
 import jsonschema_rs
 
+from .. import _lazy_re as re
 from ..model import Problem, join_pointer
 from .failures import failed_keyword
 from .validators import VALUES, ValidatorMemo, compile_schema
@@ -78,7 +78,8 @@ def dialect_of(schema: Any) -> str | None:
 
 
 def _load(name: str) -> dict[str, Any]:
-    text = (resources.files("toolclause") / "data" / "metaschemas" / f"{name}.json").read_text("utf-8")
+    # the package's own data folder (importlib.resources would cost more to import than the read)
+    text = (Path(__file__).resolve().parent.parent / "data" / "metaschemas" / f"{name}.json").read_text("utf-8")
     document = json.loads(text)
     id_key = "$id" if "$id" in document else "id"
     document[id_key] = _OFFICIAL_BASE.sub(_OWN_BASE, document[id_key])

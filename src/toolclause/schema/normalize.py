@@ -16,10 +16,10 @@ closed off dropped), for tests and replays.  Neither function mutates its input.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from .. import _lazy_re as re
 from ..model import escape_token
 from ..schema.keywords import json_type
 from .nullability import allows_null

@@ -14,9 +14,9 @@ open ("etc.", "등", "otherwise", "or any") are never a closed set.
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 
+from ... import _lazy_re as re
 from ...lexicon import english, korean
 from ...lexicon.gates import lowered_for_gate, may_contain
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 
+from ... import _lazy_re as re
 from ...lexicon import identifier_words, split_identifier
 from ...lexicon.gates import lowered_for_gate, may_contain
 

@@ -36,9 +36,9 @@ No fix: renaming values changes what the function receives.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 
+from ... import _lazy_re as re
 from ...lexicon import english
 from ...model import Fix, Severity, ToolContract
 from ...schema.walk import SchemaNode

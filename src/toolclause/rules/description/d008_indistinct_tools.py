@@ -41,12 +41,10 @@ No fix: only the author knows how the tools differ.
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 
-from rapidfuzz import fuzz
-
+from ... import _lazy_re as re
 from ...lexicon import identifier_words, is_filler, stem, text_words
 from ...model import Fix, Severity, ToolContract
 from ..base import Finding, LintContext, Rule
@@ -111,6 +109,8 @@ class IndistinctTools(Rule):
                 yield from self._compare(members)
 
     def _compare(self, members: list[tuple[ToolContract, str]]) -> Iterable[tuple[ToolContract, Finding]]:
+        from rapidfuzz import fuzz  # only tools whose descriptions share every content word get this far
+
         # Each tool is compared with the first tool of each cluster, not with every other tool.
         clusters: list[tuple[ToolContract, str]] = []
         for tool, text in members:

@@ -32,9 +32,9 @@ No fix: only the author knows what the tool returns.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 
+from ... import _lazy_re as re
 from ...lexicon import VerbClass, computes, has_hangul, says_result, split_identifier, text_words, verb_class
 from ...model import Fix, Severity, ToolContract
 from ..base import Finding, LintContext, Rule

@@ -7,10 +7,10 @@ are written down in one place only.
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from functools import cache
 
+from ... import _lazy_re as re
 from ...targets import NameRule
 
 RuleGroups = tuple[tuple[NameRule, tuple[str, ...]], ...]

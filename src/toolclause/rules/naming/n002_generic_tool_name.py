@@ -33,9 +33,9 @@ No fix: only the author knows what the tool acts on.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 
+from ... import _lazy_re as re
 from ...lexicon import is_generic, split_identifier
 from ...model import Fix, Severity, ToolContract
 from ..base import Finding, LintContext, Rule

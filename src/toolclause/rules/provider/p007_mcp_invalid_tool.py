@@ -47,7 +47,6 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Iterable
-from importlib import resources
 from typing import Any
 
 from ...model import Severity, ToolContract, escape_token, join_pointer
@@ -67,6 +66,8 @@ _MAX_ERRORS = 20
 @functools.cache
 def tool_validator() -> Any:
     """The compiled validator for the MCP Tool definition (compiled once per process)."""
+    from importlib import resources  # read once, by the first run that needs it
+
     text = resources.files("toolclause").joinpath("data", _SCHEMA_FILE).read_text(encoding="utf-8")
     return compile_schema(json.loads(text), DRAFT)
 

@@ -11,13 +11,13 @@ found, so a rule can say what triggered it.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from types import MappingProxyType
 from typing import Any
 
+from ... import _lazy_re as re
 from ...lexicon import (
     VerbClass,
     changes_state,

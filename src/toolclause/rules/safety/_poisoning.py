@@ -20,8 +20,9 @@ must pass before the detectors run.
 
 from __future__ import annotations
 
-import re
 import unicodedata
+
+from ... import _lazy_re as re
 
 _I = re.IGNORECASE
 

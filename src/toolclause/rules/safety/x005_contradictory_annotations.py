@@ -39,9 +39,9 @@ No fix: only the author knows which of the two statements is true.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 
+from ... import _lazy_re as re
 from ...lexicon import identifier_words
 from ...model import Severity, ToolContract
 from ..base import Finding, LintContext, Rule

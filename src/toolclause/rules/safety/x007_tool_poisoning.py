@@ -61,9 +61,9 @@ source distrusted.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 
+from ... import _lazy_re as re
 from ...lexicon import identifier_words
 from ...model import Severity, ToolContract
 from ..base import Finding, LintContext, Rule

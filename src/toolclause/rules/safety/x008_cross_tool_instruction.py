@@ -45,10 +45,10 @@ description by its author.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
+from ... import _lazy_re as re
 from ...model import Severity, ToolContract
 from ..base import Finding, LintContext, Rule
 from ._poisoning import text_words

@@ -42,10 +42,10 @@ No fix: what to return instead is the author's decision.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from ... import _lazy_re as re
 from ...lexicon import identifier_words
 from ...model import Severity, ToolContract, escape_token
 from ...schema.walk import NodeKind, SchemaNode

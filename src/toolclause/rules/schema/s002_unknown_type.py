@@ -42,10 +42,10 @@ guesses and are not applied.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from typing import Any
 
+from ... import _lazy_re as re
 from ...model import Edit, Fix, Severity, ToolContract
 from ...schema.keywords import JSON_TYPES, describe_value, type_alias
 from ...schema.walk import SchemaNode

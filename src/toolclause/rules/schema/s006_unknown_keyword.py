@@ -45,8 +45,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from rapidfuzz.distance import OSA
-
 from ...model import Edit, Fix, Severity, ToolContract, escape_token
 from ...schema.keywords import (
     GEMINI_SNAKE_CASE,
@@ -83,6 +81,8 @@ def is_misspelling(key: str, keyword: str) -> bool:
     shorter, longer = sorted((a, b), key=len)
     if (longer.startswith(shorter) or longer.endswith(shorter)) and len(longer) - len(shorter) >= 2:
         return False
+    from rapidfuzz.distance import OSA  # asked only about keys closest() matched, which imported it already
+
     return OSA.distance(a, b) <= (1 if len(b) <= 6 else 2)
 
 

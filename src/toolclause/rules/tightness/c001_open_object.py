@@ -60,9 +60,9 @@ composition or reference (there `"unevaluatedProperties": false` is the tool).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 
+from ... import _lazy_re as re
 from ...lexicon import identifier_words
 from ...model import Edit, Fix, Severity, ToolContract
 from ...schema.walk import SchemaNode

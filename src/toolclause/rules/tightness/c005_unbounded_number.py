@@ -41,9 +41,9 @@ the description); only the author knows what the function accepts.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterable
 
+from ... import _lazy_re as re
 from ...model import Edit, Fix, Severity, ToolContract
 from ...schema.walk import NodeKind, SchemaNode
 from .._reach import unused_definition

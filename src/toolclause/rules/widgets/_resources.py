@@ -9,11 +9,11 @@ and then the W rules that need them say nothing.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ... import _lazy_re as re
 from ...model import ToolContract
 from ..base import IdentityMemo, LintContext
 

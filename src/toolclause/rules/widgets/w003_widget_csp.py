@@ -44,10 +44,10 @@ No fix: only the author knows which origins the widget needs.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
+from ... import _lazy_re as re
 from ...model import Severity, ToolContract
 from ..base import Finding, LintContext, Rule
 from ._resources import CSP_KEY, MCP_APPS, OPENAI, also_used, hosts_of, read_contents, resource_meta, widget_uses
