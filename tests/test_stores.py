@@ -189,7 +189,7 @@ def test_many_connections_opening_one_new_sqlite_store_together_all_succeed(tmp_
         url = f"sqlite:///{tmp_path}/{trial}.db"
         barrier = threading.Barrier(8)
 
-        def opener():
+        def opener(url=url, barrier=barrier):
             barrier.wait()
             try:
                 open_store(url).close()
@@ -217,6 +217,25 @@ def test_postgres_migrations_are_recorded_and_run_once(postgres_url):
     open_store(postgres_url).close()
     with psycopg.connect(postgres_url) as conn:
         assert conn.execute("SELECT version FROM toolclause_migrations").fetchall() == [(1,)]
+
+
+def test_a_postgres_claim_is_on_disk_when_it_returns(postgres_url, principal):
+    # The store's connections commit without waiting for the disk; a claim alone waits, since a claim
+    # a crash could lose would let a second run start.  Flushed = the server's WAL flush position has
+    # reached its insert position right after the claim (another client's write in between can delay
+    # that, so most, not all: a claim that does not wait is almost never flushed at once).
+    import psycopg
+
+    store = open_store(postgres_url)
+    flushed = 0
+    with psycopg.connect(postgres_url, autocommit=True) as probe:
+        for n in range(20):
+            assert store.claim(record(principal, key=f"k-{n}"), time.time()) is None
+            inserted, written = probe.execute(
+                "SELECT pg_current_wal_insert_lsn(), pg_current_wal_flush_lsn()").fetchone()
+            flushed += written >= inserted
+    store.close()
+    assert flushed >= 18
 
 
 def test_redis_namespaces_keep_their_records_apart(redis_url, principal):

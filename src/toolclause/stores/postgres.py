@@ -2,8 +2,9 @@
 
 One table, `toolclause_records`, created and upgraded by numbered migrations
 recorded in `toolclause_migrations` (run under an advisory lock, so replicas
-starting together migrate once).  A claim is `INSERT … ON CONFLICT DO NOTHING
-RETURNING`: a row back means the claim is ours.  Taking over an expired record
+starting together migrate once).  A claim is one statement, `INSERT … ON CONFLICT DO
+NOTHING RETURNING` beside a read of the record held: a new key and a duplicate
+each cost one round trip.  Taking over an expired record
 and every other change is one conditional statement (`… WHERE owner = %s`).
 Connections are pooled per process and opened in autocommit mode; one that
 fails is dropped and the next call opens a fresh one, so the store recovers
@@ -30,6 +31,16 @@ from .url import StoreURL
 _WHERE_KEY = "principal = %s AND tool = %s AND key = %s"
 _INSERT = (f"INSERT INTO toolclause_records ({', '.join(COLUMNS)}) VALUES ({', '.join(['%s'] * len(COLUMNS))}) "
            f"ON CONFLICT (principal, tool, key) DO NOTHING RETURNING 1")
+# One round trip: (1 if the insert was ours, the durability setting, the record held or NULLs).
+# The read sees the statement's snapshot: a row the insert conflicted with that committed after it
+# began comes back as NULLs with 0, and the claim simply runs again.  `set_config(…, true)` holds
+# for this statement's own transaction, so only a claim's commit waits for the disk.
+_CLAIM = (f"WITH durability AS (SELECT set_config('synchronous_commit', %s, true) AS setting), "
+          f"inserted AS ({_INSERT}) "
+          f"SELECT (SELECT count(*) FROM inserted), (SELECT setting FROM durability), "
+          f"{', '.join('held.' + c for c in COLUMNS)} "
+          f"FROM (SELECT 1) AS one LEFT JOIN toolclause_records AS held "
+          f"ON held.principal = %s AND held.tool = %s AND held.key = %s")
 _SET = ", ".join(c + " = %s" for c in COLUMNS[3:])
 _UPDATE = f"UPDATE toolclause_records SET {_SET} WHERE {_WHERE_KEY} AND owner = %s"
 _TAKE_EXPIRED = f"UPDATE toolclause_records SET {_SET} WHERE {_WHERE_KEY} AND owner = %s AND expires_at <= %s"
@@ -85,12 +96,13 @@ class PostgresStore:
     def _claim(self, conn: Any, record: Record, now: float) -> Record | None:
         row = _row(record)
         ident = row[:3]
+        durability = "on" if self.durable_claims else "off"
         for _ in range(8):  # each pass either decides or saw the row change under it
-            if self._insert(conn, row):
+            inserted, _setting, *found = conn.execute(_CLAIM, (durability, *row, *ident)).fetchone()
+            if inserted:
                 return None
-            found = conn.execute(f"{_SELECT} WHERE {_WHERE_KEY}", ident).fetchone()
-            if found is None:
-                continue  # deleted between the two statements: insert again
+            if found[0] is None:
+                continue  # gone, or committed after this statement began: claim again
             held = Record(*found)
             if held.owner == record.owner:
                 return None  # our own insert, answered again after a lost connection
@@ -131,13 +143,6 @@ class PostgresStore:
                 self._idle.get_nowait().close()
             except queue.Empty:
                 return
-
-    def _insert(self, conn: Any, row: tuple[Any, ...]) -> bool:
-        if not self.durable_claims:
-            return conn.execute(_INSERT, row).fetchone() is not None
-        with conn.transaction():
-            conn.execute("SET LOCAL synchronous_commit TO on")
-            return conn.execute(_INSERT, row).fetchone() is not None
 
     # ------------------------------------------------------------------ connections
 

@@ -25,6 +25,12 @@ from .url import StoreURL
 PREFIX = "toolclause:"
 _GRACE_MS = 60_000  # kept this long past expiry, so a clock a little behind still sees the record
 
+# KEYS[1] record; ARGV: value, ttl ms.  1 = claimed (the key was free), else the record held.
+# One round trip for a new key and for a duplicate alike (SET NX, then GET, would be two for a duplicate).
+_CLAIM = """
+if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return 1 end
+return redis.call('GET', KEYS[1])
+"""
 # KEYS[1] record; ARGV: owner, new value, ttl ms.  1 = replaced, 0 = not held by owner (or gone).
 _REPLACE = """
 local held = redis.call('GET', KEYS[1])
@@ -76,7 +82,8 @@ class RedisStore:
                                                 retry_on_timeout=False)
             self._client.ping()
             self._no_script = redis.exceptions.NoScriptError
-            self._shas = {script: self._client.script_load(script) for script in (_REPLACE, _RELEASE, _DELETE_IF_SAME)}
+            self._shas = {script: self._client.script_load(script)
+                          for script in (_CLAIM, _REPLACE, _RELEASE, _DELETE_IF_SAME)}
         except self._errors as exc:
             raise StoreConfigError(f"cannot reach the Redis store at {url.redacted}: {exc}") from None
 
@@ -87,11 +94,11 @@ class RedisStore:
         value = _encode(record)
         try:
             for _ in range(8):  # each pass either decides or saw the record change under it
-                if self._client.set(name, value, nx=True, px=_ttl_ms(record, now)):
+                raw = self._run(_CLAIM, name, value, _ttl_ms(record, now))
+                if raw == 1:
                     return None
-                raw = self._client.get(name)
                 if raw is None:
-                    continue  # freed between SET and GET: try again
+                    continue  # expired between SET and GET inside Redis: try again
                 held = _decode(raw)
                 if held.owner == record.owner:
                     return None  # our own SET, retried by the driver after a lost connection
