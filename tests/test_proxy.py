@@ -43,10 +43,13 @@ def test_the_proxy_validates_checks_and_runs_a_keyed_call_once(tmp_path):
                 "invalid": await call("add_note", {"txt": "milk", "request_id": "r-4"}),
                 "bad_output": await call("bad_output", {}),
                 "fails": await call("fails", {}),
+                # add_tag's own schema makes its key optional: without one it runs, as the server allows
+                "tag": [await call("add_tag", {"tag": "urgent"}) for _ in range(2)],
+                "keyed_tag": [await call("add_tag", {"tag": "later", "client_token": "t-1"}) for _ in range(2)],
             }
 
     seen = anyio.run(session_run)
-    assert seen["names"] == ["add_note", "bad_output", "fails"]
+    assert seen["names"] == ["add_note", "add_tag", "bad_output", "fails"]
     assert not seen["first"].is_error and seen["first"].structured_content == {"id": 1}
     assert seen["retry"].structured_content == {"id": 1} and seen["retry"].meta == {"toolclause/replayed": True}
     assert seen["meta"].structured_content == {"id": 2}
@@ -58,7 +61,12 @@ def test_the_proxy_validates_checks_and_runs_a_keyed_call_once(tmp_path):
         errors["invalid"]["message"]
     assert errors["bad_output"]["code"] == "OUTPUT_CONTRACT_VIOLATION"
     assert errors["fails"]["code"] == "UPSTREAM_TOOL_ERROR" and "disk full" in errors["fails"]["message"]
-    assert log.read_text().splitlines() == ["add_note milk", "add_note eggs"]  # the rest never reached it
+    assert [r.structured_content for r in seen["tag"]] == [{"id": 3}, {"id": 4}]
+    assert [r.structured_content for r in seen["keyed_tag"]] == [{"id": 5}, {"id": 5}]
+    assert seen["keyed_tag"][1].meta == {"toolclause/replayed": True}
+    # the rest never reached it
+    assert log.read_text().splitlines() == ["add_note milk", "add_note eggs", "add_tag urgent", "add_tag urgent",
+                                            "add_tag later"]
 
 
 @pytest.mark.parametrize(("schema", "found"), [

@@ -13,7 +13,9 @@ and serves the same listing, through a Toolbox whose executor forwards each call
   code of a toolclause envelope the upstream sent) with the server's own text;
 - a tool that takes an idempotency key (a top-level string parameter with a name X002 knows:
   `idempotency_key`, `request_id`, `client_token` …) runs once per key — the argument's value, or
-  the request's `_meta.idempotencyKey` — and a retry gets the stored result from the store;
+  the request's `_meta.idempotencyKey` — and a retry gets the stored result from the store; where
+  the server's own schema makes that parameter optional, a call without a key is forwarded as the
+  server allows it (run once, nothing to deduplicate by), and only a required one is insisted on;
 - every call is logged (the `toolclause.runtime` logger: tool, outcome, duration, trace id).
 """
 
@@ -132,8 +134,10 @@ async def build_proxy(session: ClientSession, store: str | None, label: str) -> 
     keys: dict[str, str] = {}
     for contract in contracts:
         parameter = key_parameter(contract.input_schema)
+        required = (contract.input_schema or {}).get("required") if parameter else None
         try:
-            box.add(contract, _forward, idempotency="host" if parameter else None)
+            box.add(contract, _forward, idempotency="host" if parameter else None,
+                    key_optional=not (isinstance(required, list) and parameter in required))
         except ToolRegistrationError as exc:
             skipped.append(f"{contract.name}: {str(exc).splitlines()[0]}")
             continue

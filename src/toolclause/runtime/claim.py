@@ -3,7 +3,8 @@
 The call path asks the claim stage, after validation and before execution,
 whether this call may run:
 
-    ticket = stage.claim(call)        # a Ticket, or a Result to return instead (a replay, an error)
+    ticket = stage.claim(call)        # a Ticket, a Result to return instead (a replay, an error),
+                                      # or None: the call runs with nothing claimed
     … execute …
     stage.complete(ticket, result)    # store a completed result (or a business failure)
     stage.release(ticket)             # transient failure: forget the claim, nothing stored
@@ -52,7 +53,7 @@ class Ticket:
 
 
 class ClaimStage(Protocol):
-    def claim(self, call: CallContext) -> Ticket | Result: ...
+    def claim(self, call: CallContext) -> Ticket | Result | None: ...
 
     def complete(self, ticket: Ticket, result: Result) -> None: ...
 

@@ -79,7 +79,7 @@ class IdempotencyStage:
 
     # ------------------------------------------------------------------ the stage
 
-    def claim(self, call: CallContext) -> Ticket | Result:
+    def claim(self, call: CallContext) -> Ticket | Result | None:
         policy = call.policy
         fp = fingerprint(policy.fingerprinted(call.arguments))
         principal = call.principal or ""
@@ -91,6 +91,8 @@ class IdempotencyStage:
             key = call.call_id
         if key is None and policy.mode == "content":
             key = "content:" + fp
+        if key is None and policy.key_optional:
+            return None  # the tool's own schema makes the key optional: this call runs, unprotected
         if key is None:
             how = ("pass idempotency_key to the call (the host's key, e.g. from its tool-call id)"
                    if policy.mode == "host" else f"send '{IDEMPOTENCY_KEY}': a new key for a new operation, "

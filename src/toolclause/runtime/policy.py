@@ -42,6 +42,7 @@ class CallPolicy:
     commit_of: str | None = None       # a commit: the preview tool whose token it requires
     max_concurrency: int = DEFAULT_CONCURRENCY
     drop: frozenset[str] = frozenset()  # arguments the gate consumes before the function runs
+    key_optional: bool = False         # the tool's own schema lets the key be left out: such a call runs unclaimed
 
     @property
     def claims(self) -> bool:
@@ -58,7 +59,7 @@ DEFAULT_POLICY = CallPolicy()
 
 
 def policy_for(bound: BoundTool, mode: str | None, *, volatile: Any = (), max_concurrency: int | None = None,
-               default_concurrency: int = DEFAULT_CONCURRENCY) -> CallPolicy:
+               default_concurrency: int = DEFAULT_CONCURRENCY, key_optional: bool = False) -> CallPolicy:
     hints = bound.contract.annotations or {}
     cap = max_concurrency if max_concurrency is not None else default_concurrency
     if not isinstance(cap, int) or isinstance(cap, bool) or cap < 1:
@@ -67,7 +68,7 @@ def policy_for(bound: BoundTool, mode: str | None, *, volatile: Any = (), max_co
                       rerun_after_lease=hints.get("idempotentHint") is True,
                       mutating=hints.get("readOnlyHint") is not True and (
                           mode is not None or bool(hints.get("destructiveHint"))),
-                      max_concurrency=cap, drop=bound.drop)
+                      max_concurrency=cap, drop=bound.drop, key_optional=key_optional)
 
 
 def header_key(headers: Mapping[str, str] | None) -> str | None:

@@ -175,8 +175,13 @@ class Toolbox(Gate):
 
     def add(self, contract: Any, fn: Callable[..., Any], *, idempotency: str | None = None,
             timeout: float | None = None, volatile: Iterable[str] = (), confirm: Any = None,
-            max_concurrency: int | None = None) -> ToolContract:
-        """Register `fn` under an explicit contract: a path, a dict, a JSON string or a ToolContract (one tool)."""
+            max_concurrency: int | None = None, key_optional: bool = False) -> ToolContract:
+        """Register `fn` under an explicit contract: a path, a dict, a JSON string or a ToolContract (one tool).
+
+        key_optional: with idempotency="key" or "host", a call that brings no key runs without being
+        deduplicated instead of answering IDEMPOTENCY_KEY_REQUIRED (for a tool whose own schema makes
+        its key optional, such as a proxied server's).
+        """
         if not callable(fn):
             raise ToolRegistrationError(f"box.add needs a function as its second argument, not {type(fn).__name__}")
         if isinstance(contract, ToolContract):
@@ -194,14 +199,14 @@ class Toolbox(Gate):
         bound = from_contract(found[0], fn, idempotency=None if idempotency == "host" else idempotency,
                               timeout=timeout if timeout is not None else self.timeout, lint=self.lint)
         bound = self._register(bound, idempotency, volatile=volatile, confirm=confirm,
-                               max_concurrency=max_concurrency)
+                               max_concurrency=max_concurrency, key_optional=key_optional)
         return bound.contract
 
     def _register(self, bound: BoundTool, mode: str | None = None, *, volatile: Iterable[str] = (),
-                  confirm: Any = None, max_concurrency: int | None = None) -> BoundTool:
+                  confirm: Any = None, max_concurrency: int | None = None, key_optional: bool = False) -> BoundTool:
         try:
             policy = policy_for(bound, mode, volatile=volatile, max_concurrency=max_concurrency,
-                                default_concurrency=self.max_concurrency)
+                                default_concurrency=self.max_concurrency, key_optional=key_optional)
         except ValueError as exc:
             raise ToolRegistrationError(str(exc)) from None
         if confirm is not None:
