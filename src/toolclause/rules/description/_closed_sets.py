@@ -21,11 +21,13 @@ from ...lexicon import english, korean
 from ...lexicon.gates import lowered_for_gate, may_contain
 
 _QUOTED = r"""(?:'[^'\n]{1,40}'|"[^"\n]{1,40}"|`[^`\n]{1,40}`|‘[^’\n]{1,40}’|“[^”\n]{1,40}”)"""
-_SEP = r"""(?:\s*,\s*(?:or\s+|and\s+)?|\s+or\s+|\s+and\s+(?=['"`‘“])|\s*\|\s*|\s*/\s*|\s+또는\s+|(?<=['"`’”])(?:이?나|혹은)\s+)"""
+_SEP = (r"""(?:\s*,\s*(?:or\s+|and\s+)?|\s+or\s+|\s+and\s+(?=['"`‘“])|\s*\|\s*|\s*/\s*"""
+        r"""|\s+또는\s+|(?<=['"`’”])(?:이?나|혹은)\s+)""")
 _QUOTED_LIST = re.compile(f"{_QUOTED}(?:{_SEP}{_QUOTED})+")
 _BARE = r"[A-Za-z0-9\uac00-\ud7a3][\w\-+.]*(?<![.])"
 _BARE_LIST = re.compile(rf"(?<![\w'\"`{{.])({_BARE}(?:{_SEP}{_BARE})+)(?![\w'\"`}}])")
-_ITEM_SPLIT = re.compile(r"\s*,\s*(?:or\s+|and\s+)?|\s+or\s+|\s+and\s+(?=['\"`‘“])|\s*\|\s*|\s*/\s*|\s+또는\s+|(?<=['\"`’”])(?:이?나|혹은)\s+")
+_ITEM_SPLIT = re.compile(r"\s*,\s*(?:or\s+|and\s+)?|\s+or\s+|\s+and\s+(?=['\"`‘“])|\s*\|\s*|\s*/\s*"
+                         r"|\s+또는\s+|(?<=['\"`’”])(?:이?나|혹은)\s+")
 
 _CUE = re.compile(
     r"(?:\b(?:(?:must|should|can|may)\s+be\s+)?one\s+of(?:\s+the\s+following)?(?:\s+values)?"
@@ -37,13 +39,15 @@ _KO_ONE_OF = re.compile(r"([^.:()。]+?)\s*중\s*(?:하나|에서|택)")
 _KO_ONE_OF_TAIL = re.compile(r"중\s*(?:하나|에서|택)")
 _EXAMPLE = re.compile(r"\b(?:eg|ex|such\s+as|for\s+example|for\s+instance|like|including|includes?|example|examples"
                       r"|sample|samples)\b|예\s*[:)]|예를\s*들|예시|예컨대|比如|例如|譬如|诸如|如[:：]", re.I)
-_OPEN_AFTER = re.compile(r"^\s*(?:,?\s*(?:etc|and\s+so\s+on|and\s+more|or\s+others?|or\s+any|\.\.\.|…)|\s*등|\s*기타|\s*等"
+_OPEN_AFTER = re.compile(r"^\s*(?:,?\s*(?:etc|and\s+so\s+on|and\s+more|or\s+others?|or\s+any|\.\.\.|…)"
+                         r"|\s*등|\s*기타|\s*等"
                          # "…, or a string for the prompt's answer": the list is only some of the values
                          r"|,?\s*or\s+(?:a|an|any|the|some)?\s*(?:string|text|value|number|other|custom|free)\b"
                          # "'true' or 'false' for checkboxes": the set holds for one case only
                          r"|(?:for|when|if)\s+(?!example\b))", re.I)
 # The value is a list, or the listed things are formats of a free value ("in the format 'City, State'").
-_NOT_ONE_VALUE = re.compile(r"\b(?:list|array|comma[- ]separated|multiple|several|format|formatted)\b|형식|포맷|여러|格式|多个", re.I)
+_NOT_ONE_VALUE = re.compile(r"\b(?:list|array|comma[- ]separated|multiple|several|format|formatted)\b"
+                            r"|형식|포맷|여러|格式|多个", re.I)
 _OPEN = re.compile(r"\b(?:otherwise|or\s+any|any\s+other|or\s+other|also\s+accepts?|custom|and\s+more|etc)\b|\.\.\.|…"
                    r"|기타|그\s*외|등의|등을|등이", re.I)
 _FORMAT_PLACEHOLDER = re.compile(r"YYYY|yyyy|MM|DD|dd|HH|hh|%[a-zA-Z]|\{|\}|<|>")
@@ -103,8 +107,8 @@ def _accept(items: list[str], max_words: int) -> list[str] | None:
 
 
 # "If the field is a checkbox, the value should be 'true' or 'false'": the set holds for one case only
-_CONDITION_BEFORE = re.compile(r"\b(?:if|when)\s+(?:the\s+)?\w+(?:\s+\w+)?\s+is\s+(?:a|an)\b|\bfor\s+(?:a|an)\s+\w+\s*,",
-                               re.I)
+_CONDITION_BEFORE = re.compile(r"\b(?:if|when)\s+(?:the\s+)?\w+(?:\s+\w+)?\s+is\s+(?:a|an)\b"
+                               r"|\bfor\s+(?:a|an)\s+\w+\s*,", re.I)
 
 
 def _closed_here(before: str, after: str) -> bool:
@@ -118,7 +122,8 @@ _SEPARATORS = (" or ", ",", "|", "/", "또는")  # a list needs one of these bet
 # Every match of _OPEN / _NOT_ONE_VALUE / _CUE contains one of these words, which
 # substring tests find far faster than the searches (see lexicon.gates).
 _OPEN_WORDS = ("otherwise", "any", "other", "accept", "custom", "more", "etc", "...", "…", "기타", "그", "등")
-_NOT_ONE_VALUE_WORDS = ("list", "array", "comma", "multiple", "several", "format", "형식", "포맷", "여러", "格式", "多个")
+_NOT_ONE_VALUE_WORDS = ("list", "array", "comma", "multiple", "several", "format",
+                        "형식", "포맷", "여러", "格式", "多个")
 _CUE_WORDS = ("one", "values", "options", "choices", "choose", "select", "가능한", "허용", "선택")
 _CLOSED_WORDS = frozenset().union(*english.CLOSED_SETS, *korean.CLOSED_SETS)
 _PLAIN_WORD = re.compile(r"[a-z0-9]+|[\uac00-\ud7a3]+")
@@ -247,7 +252,8 @@ speed mode level type kind tier method priority unit units format size plan stat
 style frequency interval period granularity scope visibility severity strategy algorithm engine provider channel
 """.split())
 _ANNOUNCING = frozenset("is are be either".split())
-_WORD_LIST = re.compile(r"(?<![\w'\"`])([a-z][a-z0-9_-]*(?:\s*,\s*[a-z][a-z0-9_-]*)*\s*,?\s+or\s+[a-z][a-z0-9_-]*)(?![\w'\"`])")
+_WORD_LIST = re.compile(r"(?<![\w'\"`])([a-z][a-z0-9_-]*(?:\s*,\s*[a-z][a-z0-9_-]*)*\s*,?\s+or\s+[a-z][a-z0-9_-]*)"
+                        r"(?![\w'\"`])")
 
 
 @lru_cache(maxsize=65536)

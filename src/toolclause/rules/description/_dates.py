@@ -18,7 +18,8 @@ _EPOCH = re.compile(r"\b(?:unix|epoch|milliseconds|seconds\s+since|relative|natu
                     r"yesterday|ago|now)\b|오늘|내일|어제|유닉스", re.I)
 # an example that is a number of seconds (Slack's '1234567890.123456')
 _SECONDS_EXAMPLE = re.compile(r"(?<![\d-])\d{9,13}(?:\.\d+)?(?![\d-])")
-_EN_HEAD = re.compile(r"^(?:the\s+|a\s+|an\s+)?((?:[\w-]+\s+){0,3}?)(date\s+and\s+time|datetime|date-time|date|timestamp)\b"
+_EN_HEAD = re.compile(r"^(?:the\s+|a\s+|an\s+)?((?:[\w-]+\s+){0,3}?)"
+                      r"(date\s+and\s+time|datetime|date-time|date|timestamp)\b"
                       r"(?!\s*(?:range|format|type|field|column|string\s+format))", re.I)
 _SINCE = re.compile(r"\b(?:since|until|till|before|after|through)\s+(?:this|that|the|a|which)\s+(date|time|timestamp|"
                     r"datetime|date-time)\b", re.I)
@@ -46,7 +47,7 @@ def _template_regex(template: str) -> str:
     for run in re.finditer(r"([A-Za-z])\1*|[^A-Za-z]", template):
         text = run.group(0)
         if text.isalpha() and text != "T":
-            out += r"\d{%d}" % len(text) if len(text) > 1 else r"\d{1,2}"
+            out += rf"\d{{{len(text)}}}" if len(text) > 1 else r"\d{1,2}"
         else:
             out += re.escape(text)
     return "^" + out + "$"

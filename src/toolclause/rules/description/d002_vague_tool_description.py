@@ -92,7 +92,9 @@ class VagueToolDescription(Rule):
         if restated:
             shown = ", ".join(f"'{w}'" for w in restated)
             yield Finding("/description", f"the description only restates the name '{tool.name}' (its words {shown} "
-                                          f"repeat the name); say what it acts on, when to call it and what it returns", fix)
+                                          f"repeat the name); say what it acts on, when to call it and what it returns",
+                          fix)
         elif length < minimum:
             yield Finding("/description", f"the description is too short to tell when to call the tool: {measured} "
-                                          f"< {minimum:g}; say what it acts on, when to call it and what it returns", fix)
+                                          f"< {minimum:g}; say what it acts on, when to call it and what it returns",
+                          fix)

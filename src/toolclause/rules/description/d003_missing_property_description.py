@@ -35,7 +35,8 @@ and the call fails validation or — worse — succeeds with the wrong value.
 ```json
 {"name": "create_refund", "description": "Refunds part or all of one payment; returns the refund id.",
  "inputSchema": {"type": "object",
-                 "properties": {"amount": {"type": "integer", "description": "Amount to refund, in cents (환불 금액, 센트)"}}}}
+                 "properties": {"amount": {"type": "integer",
+                                           "description": "Amount to refund, in cents (환불 금액, 센트)"}}}}
 ```
 
 ## Fix safety
@@ -149,7 +150,9 @@ def _described_elsewhere(schema: dict, tool: ToolContract) -> bool:
         branches = schema.get(keyword)
         if isinstance(branches, list):
             for branch in branches:
-                if isinstance(branch, dict) and (text_of(branch) or text_of(resolve_local(tool, branch.get("$ref")) or {})):
+                if not isinstance(branch, dict):
+                    continue
+                if text_of(branch) or text_of(resolve_local(tool, branch.get("$ref")) or {}):
                     return True
     return False
 

@@ -145,7 +145,10 @@ class ClosedSetWithoutEnum(Rule):
         enum = json.dumps(values, ensure_ascii=False)
         path = property_path(node)
         quoted = listed if len(listed) <= 80 else listed[:77] + "..."
-        shown = enum if len(enum) <= 160 else json.dumps(values[:6], ensure_ascii=False)[:-1] + f", … ({len(values)} values)]"
+        if len(enum) <= 160:
+            shown = enum
+        else:
+            shown = json.dumps(values[:6], ensure_ascii=False)[:-1] + f", … ({len(values)} values)]"
         takes = "any number" if numeric else "any string"
         yield Finding(node.pointer, f"property '{path}' takes {takes}, but its description lists the allowed "
                                     f"values ({quoted!r}); add \"enum\": {shown}",

@@ -31,7 +31,8 @@ one at random, and half of the calls go to the wrong tool.
 ```json
 [{"name": "get_user", "description": "Returns the profile of one user from the live directory.",
   "inputSchema": {"type": "object", "properties": {"user_id": {"type": "string", "description": "User id"}}}},
- {"name": "fetch_user", "description": "Returns a user's profile from last night's cache; use get_user instead when it must be current.",
+ {"name": "fetch_user",
+  "description": "Returns a user's profile from last night's cache; use get_user instead when it must be current.",
   "inputSchema": {"type": "object", "properties": {"user_id": {"type": "string", "description": "User id"}}}}]
 ```
 

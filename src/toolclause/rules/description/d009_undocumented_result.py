@@ -67,5 +67,6 @@ class UndocumentedResult(Rule):
         if says_what_comes_back(text, tool.name if isinstance(tool.name, str) else ""):
             return
         yield Finding("/description", "the description does not say what the tool returns and there is no "
-                                      "outputSchema; add \"returns …\" (an id, the new object, a status) or an outputSchema",
+                                      "outputSchema; add \"returns …\" (an id, the new object, a status) "
+                                      "or an outputSchema",
                       Fix("say what comes back, or add an outputSchema", safe=False))

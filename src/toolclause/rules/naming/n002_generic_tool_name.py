@@ -67,5 +67,6 @@ class GenericToolName(Rule):
         shown = " + ".join(f"'{w}'" for w in named)
         kind = "the word" if len(named) == 1 else "name words"
         yield Finding("/name", f"tool name '{tool.name}' is generic: {kind} {shown} say nothing about what it "
-                               f"acts on or does; name the action and its object (e.g. 'resize_image', 'search_orders')",
+                               f"acts on or does; name the action and its object "
+                               f"(e.g. 'resize_image', 'search_orders')",
                       Fix("rename the tool after what it does and what it acts on", safe=False))

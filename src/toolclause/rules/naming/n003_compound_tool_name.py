@@ -15,7 +15,8 @@ tool that asks for confirmation.
 
 ## Example
 ```json
-{"name": "search_and_order_food", "description": "Finds a dish near the user and places the order; returns the order id.",
+{"name": "search_and_order_food",
+ "description": "Finds a dish near the user and places the order; returns the order id.",
  "inputSchema": {"type": "object", "properties": {"query": {"type": "string", "description": "Dish to find"}}}}
 ```
 
@@ -87,6 +88,7 @@ class CompoundToolName(Rule):
             return
         first, second = pair
         read, write = (first, second) if _kind(first) == "read" else (second, first)
-        yield Finding("/name", f"tool name '{tool.name}' joins a read ('{read}') and a write ('{write}'); split it into "
-                               f"a read-only tool and a tool that changes state, so lookups need no confirmation",
+        yield Finding("/name", f"tool name '{tool.name}' joins a read ('{read}') and a write ('{write}'); "
+                               f"split it into a read-only tool and a tool that changes state, "
+                               f"so lookups need no confirmation",
                       Fix(f"split into one tool for '{read}' and one for '{write}'", safe=False))

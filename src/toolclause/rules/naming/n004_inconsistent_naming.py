@@ -86,14 +86,14 @@ class InconsistentNaming(Rule):
         found = _odd_ones([t.name for t in tools if isinstance(t.name, str)])
         if found:
             dominant, counts, odd = found
-            odd_names = {n for n, _ in odd}
+            odd_styles = dict(odd)
+            verdict = _verdict(dominant, counts, "the tool names in this list")
             for tool in tools:
-                if tool.name in odd_names:
-                    style = name_style(tool.name)
+                if tool.name in odd_styles:
+                    style = odd_styles[tool.name]
                     target = dominant.value if dominant else "one style"
                     yield tool, Finding("/name", (
-                        f"tool name '{tool.name}' is {style.value} but {_verdict(dominant, counts, 'the tool names in this list')}; "
-                        f"odd ones: {_listing(odd)}"),
+                        f"tool name '{tool.name}' is {style.value} but {verdict}; odd ones: {_listing(odd)}"),
                         Fix(f"rename the odd tools to {target}", safe=False))
         for tool in tools:
             props = tool.input_schema.get("properties") if isinstance(tool.input_schema, dict) else None
@@ -105,5 +105,6 @@ class InconsistentNaming(Rule):
             dominant, counts, odd = found
             target = dominant.value if dominant else "one style"
             yield tool, Finding(f"/inputSchema/properties/{escape_token(odd[0][0])}", (
-                f"property names mix styles: {_verdict(dominant, counts, 'the property names')}; odd ones: {_listing(odd)}"),
+                f"property names mix styles: {_verdict(dominant, counts, 'the property names')}; "
+                f"odd ones: {_listing(odd)}"),
                 Fix(f"rename the odd properties to {target}", safe=False))

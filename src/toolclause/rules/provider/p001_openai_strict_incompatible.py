@@ -107,7 +107,8 @@ STRICT = "openai-strict"
 def nullable_change(schema: dict[str, Any]) -> str:
     """The exact edit that lets a property accept null."""
     types = schema.get("type")
-    unknown = [t for t in (types if isinstance(types, list) else [types]) if isinstance(t, str) and t not in JSON_SCHEMA_TYPES]
+    listed = types if isinstance(types, list) else [types]
+    unknown = [t for t in listed if isinstance(t, str) and t not in JSON_SCHEMA_TYPES]
     if unknown:
         return f"make it nullable once its type {unknown[0]!r} is a JSON Schema type (e.g. [\"string\", \"null\"])"
     enum = schema.get("enum")
@@ -192,14 +193,16 @@ class OpenAIStrictIncompatible(Rule):
             else:
                 shown = "missing" if extra is None else json.dumps(extra)
                 why = f"set \"additionalProperties\": false (now {shown})"
-            yield Finding(node.pointer, f"strict mode needs \"additionalProperties\": false on every object; {label}: {why}",
+            yield Finding(node.pointer,
+                          f"strict mode needs \"additionalProperties\": false on every object; {label}: {why}",
                           Fix("set \"additionalProperties\": false", safe=False,
                               edits=(Edit("set", node.pointer + "/additionalProperties", False),)))
         if not isinstance(schema.get("properties"), dict):
             yield Finding(node.pointer, f"{label} is an object without \"properties\"; strict mode rejects it "
                                         f"(\"object schema missing properties\"): add \"properties\" (\"{{}}\" "
                                         f"for an object with no keys)",
-                          Fix("add \"properties\": {}", safe=False, edits=(Edit("set", node.pointer + "/properties", {}),)))
+                          Fix("add \"properties\": {}", safe=False,
+                              edits=(Edit("set", node.pointer + "/properties", {}),)))
 
     def _optional(self, root: SchemaNode) -> Finding | None:
         """One finding for every optional property of the schema: the change is one mechanical step."""

@@ -82,7 +82,7 @@ def is_strict_candidate(tool: ToolContract) -> bool:
     """Counted as strict unless the definition itself says "strict": false."""
     raw = tool.raw
     if isinstance(raw, dict):
-        inner = raw.get("function") if isinstance(raw.get("function"), dict) else raw
+        inner = wrapped if isinstance(wrapped := raw.get("function"), dict) else raw
         return inner.get("strict") is not False
     return True
 
@@ -114,7 +114,8 @@ class AnthropicStrictIncompatible(Rule):
                 yield Finding(f"{node.pointer}/{keyword}",
                               f"strict tool use does not support '{keyword}' ({label}); remove it, state the bound "
                               f"in the description and check it in the function",
-                              Fix(f"remove '{keyword}'", safe=False, edits=(Edit("remove", f"{node.pointer}/{keyword}"),)))
+                              Fix(f"remove '{keyword}'", safe=False,
+                                  edits=(Edit("remove", f"{node.pointer}/{keyword}"),)))
         yield from self._objects_and_arrays(node, schema, label)
         yield from self._strings(node, schema, label)
         yield from self._references(node, schema, label)
@@ -130,7 +131,8 @@ class AnthropicStrictIncompatible(Rule):
             yield Finding(node.pointer + "/maxItems", f"strict tool use does not support 'maxItems' ({label}); "
                                                       f"remove it and check the length in the function")
         min_items = schema.get("minItems")
-        if isinstance(min_items, (int, float)) and not isinstance(min_items, bool) and min_items not in ANTHROPIC_STRICT_MIN_ITEMS:
+        is_number = isinstance(min_items, (int, float)) and not isinstance(min_items, bool)
+        if is_number and min_items not in ANTHROPIC_STRICT_MIN_ITEMS:
             yield Finding(node.pointer + "/minItems", f"strict tool use takes minItems 0 or 1 only; {label} has "
                                                       f"{min_items:g}: use 1 and check the rest in the function")
         enum = schema.get("enum")

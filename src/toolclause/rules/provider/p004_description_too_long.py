@@ -13,13 +13,24 @@ dwarfs the schema it explains.
 
 ## Example
 ```json
-{"name": "run_report", "description": "Builds a sales report. Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore et dolore magna aliqua. Ut enim ad minim veniam, quis nostrud exercitation ullamco laboris nisi ut aliquip ex ea commodo consequat. Duis aute irure dolor in reprehenderit in voluptate velit esse cillum dolore eu fugiat nulla pariatur. Excepteur sint occaecat cupidatat non proident, sunt in culpa qui officia deserunt mollit anim id est laborum. Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore et dolore magna aliqua. Ut enim ad minim veniam, quis nostrud exercitation ullamco laboris nisi ut aliquip ex ea commodo consequat. Duis aute irure dolor in reprehenderit in voluptate velit esse cillum dolore eu fugiat nulla pariatur. Excepteur sint occaecat cupidatat non proident, sunt in culpa qui officia deserunt mollit anim id est laborum. Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore et dolore magna aliqua. Ut enim ad minim veniam, quis nostrud exercitation ullamco laboris.",
+{"name": "run_report", "description": "Builds a sales report. Lorem ipsum dolor sit amet, consectetur adipiscing \
+elit, sed do eiusmod tempor incididunt ut labore et dolore magna aliqua. Ut enim ad minim veniam, quis nostrud \
+exercitation ullamco laboris nisi ut aliquip ex ea commodo consequat. Duis aute irure dolor in reprehenderit in \
+voluptate velit esse cillum dolore eu fugiat nulla pariatur. Excepteur sint occaecat cupidatat non proident, sunt \
+in culpa qui officia deserunt mollit anim id est laborum. Lorem ipsum dolor sit amet, consectetur adipiscing elit, \
+sed do eiusmod tempor incididunt ut labore et dolore magna aliqua. Ut enim ad minim veniam, quis nostrud \
+exercitation ullamco laboris nisi ut aliquip ex ea commodo consequat. Duis aute irure dolor in reprehenderit in \
+voluptate velit esse cillum dolore eu fugiat nulla pariatur. Excepteur sint occaecat cupidatat non proident, sunt \
+in culpa qui officia deserunt mollit anim id est laborum. Lorem ipsum dolor sit amet, consectetur adipiscing elit, \
+sed do eiusmod tempor incididunt ut labore et dolore magna aliqua. Ut enim ad minim veniam, quis nostrud \
+exercitation ullamco laboris.",
  "inputSchema": {"type": "object", "properties": {}, "additionalProperties": false}}
 ```
 
 ## Use instead
 ```json
-{"name": "run_report", "description": "Builds this month's sales report for one region and returns it as a table of totals per product.",
+{"name": "run_report",
+ "description": "Builds this month's sales report for one region and returns it as a table of totals per product.",
  "inputSchema": {"type": "object", "properties": {}, "additionalProperties": false}}
 ```
 
@@ -42,7 +53,9 @@ BUDGET_KEY = "description-chars"
 
 def _limit(ctx: LintContext) -> int:
     value = ctx.budget(BUDGET_KEY, OPENAI_DESCRIPTION_MAX_CHARS)
-    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else OPENAI_DESCRIPTION_MAX_CHARS
+    if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+        return value
+    return OPENAI_DESCRIPTION_MAX_CHARS
 
 
 class DescriptionTooLong(Rule):

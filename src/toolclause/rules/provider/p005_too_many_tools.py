@@ -71,10 +71,10 @@ class TooManyTools(Rule):
             budget = RECOMMENDED_MAX_TOOLS
         count = len(tools)
         if count > budget:
-            yield tools[budget], Finding("", f"this list has {count} tools, over the budget of {budget} ({BUDGET_KEY}); "
-                                             f"models pick the right tool less often as the list grows (OpenAI "
-                                             f"recommends fewer than {RECOMMENDED_MAX_TOOLS}) — split it by task "
-                                             f"or route through a search tool")
+            yield tools[budget], Finding("", f"this list has {count} tools, over the budget of {budget} "
+                                             f"({BUDGET_KEY}); models pick the right tool less often as the list "
+                                             f"grows (OpenAI recommends fewer than {RECOMMENDED_MAX_TOOLS}) — split "
+                                             f"it by task or route through a search tool")
         hard_limits = []
         if ctx.targets & {"openai", "openai-strict"}:
             hard_limits.append(("OpenAI", OPENAI_MAX_TOOLS))

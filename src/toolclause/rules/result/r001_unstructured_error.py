@@ -194,8 +194,9 @@ def _first_string(call: ast.expr) -> str | None:
         if call.args and isinstance(call.args[0], ast.Constant) and isinstance(call.args[0].value, str):
             return call.args[0].value
         for keyword in call.keywords:
-            if keyword.arg == "code" and isinstance(keyword.value, ast.Constant) and isinstance(keyword.value.value, str):
-                return keyword.value.value
+            value = keyword.value
+            if keyword.arg == "code" and isinstance(value, ast.Constant) and isinstance(value.value, str):
+                return value.value
     return None
 
 

@@ -67,6 +67,6 @@ class OutputSchemaMismatch(Rule):
             if problem is not None:
                 where = f" at '{problem[2]}'" if problem[2] else ""
                 yield Finding(f"/examples/valid/{index}/result", (
-                    f"the result of valid example {index} does not satisfy the outputSchema{where}: {short_message(problem[1])}; fix "
-                    f"the example, or the schema if the tool really returns this"),
+                    f"the result of valid example {index} does not satisfy the outputSchema{where}: "
+                    f"{short_message(problem[1])}; fix the example, or the schema if the tool really returns this"),
                     Fix("make the example result satisfy the outputSchema", safe=False))

@@ -79,7 +79,7 @@ def check_binding(contract: ToolContract, fn: Callable[..., Any],
         parameters = inspect.signature(fn).parameters
     except (TypeError, ValueError):
         return []
-    required = schema.get("required") if isinstance(schema.get("required"), list) else []
+    required = listed if isinstance(listed := schema.get("required"), list) else []
     out: list[Diagnostic] = []
     for name, prop in schema["properties"].items():
         param = parameters.get(name)

@@ -174,7 +174,7 @@ def mutating_words(tool: ToolContract, name: bool = True) -> list[str]:
 _NONE: Mapping[str, Any] = MappingProxyType({})
 
 
-def annotations(tool: ToolContract) -> Mapping[str, Any]:
+def annotations_of(tool: ToolContract) -> Mapping[str, Any]:
     """The tool's annotations, or an empty mapping when absent or not an object."""
     value = tool.annotations
     # exact-class test first: an ABC isinstance check costs more than the rest of most callers
@@ -183,13 +183,13 @@ def annotations(tool: ToolContract) -> Mapping[str, Any]:
 
 def hint(tool: ToolContract, key: str) -> bool | None:
     """An annotation hint as written: True, False, or None when absent or not a boolean."""
-    value = annotations(tool).get(key)
+    value = annotations_of(tool).get(key)
     return value if isinstance(value, bool) else None
 
 
 def can_annotate(tool: ToolContract) -> bool:
     """Only MCP tools carry annotations; asking a BFCL function for readOnlyHint helps nobody."""
-    return tool.origin.format == "mcp" or annotations(tool) is not _NONE
+    return tool.origin.format == "mcp" or annotations_of(tool) is not _NONE
 
 
 # --------------------------------------------------------------------------- parameters

@@ -103,7 +103,8 @@ PHRASES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = tuple(
      ("you are now",),
      r"\byou\s+are\s+now\s+(?:in\s+)?(?:developer|admin|god|dan|jailbreak|unrestricted)\s+mode\b"),
     ("tells the model to keep something from the user",
-     ("tell", "inform", "notif", "alert", "warn", "reveal", "disclos", "mention", "hide", "conceal", "secret", "covert", "surrepti", "know", "notic", "aware"),
+     ("tell", "inform", "notif", "alert", "warn", "reveal", "disclos", "mention", "hide", "conceal", "secret", "covert",
+      "surrepti", "know", "notic", "aware"),
      rf"\b{_NOT}\s+(?:ever\s+)?{_TELL}\s+{_USER}\b[^.\n]{{0,20}}?\b(?:about\s+)?(?:this|that|it|anything)\b"
      rf"|\b{_NOT}\s+(?:ever\s+)?(?:{_TELL}|show)\s+(?:this|that|it|anything(?:\s+about\s+(?:this|it))?)\s+(?:to\s+)?{_USER}\b"
      rf"|\b{_NOT}\s+(?:mention|reveal|disclose)\s+(?:that\s+you|this\s+(?:instruction|step|note|side\s+effect))"
@@ -136,7 +137,8 @@ PHRASES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = tuple(
      r"(?:이전|앞의|위의|기존|모든|시스템)\s*(?:의\s*)?(?:지시|지침|명령|규칙|프롬프트|instructions?)\S*\s*(?:모두\s*|전부\s*)?"
      r"(?:무시|잊)"),
     ("tells the model to keep something from the user (Korean)",
-     ("알리지", "말하지", "알려주지", "보고하지", "언급하지", "보여주지", "공개하지", "밝히지", "모르게", "몰래", "사용자가"),
+     ("알리지", "말하지", "알려주지", "보고하지", "언급하지", "보여주지", "공개하지", "밝히지",
+      "모르게", "몰래", "사용자가"),
      r"사용자(?:에게|한테|가|는|에게는)?\s*(?:이\s*(?:사실|내용|것|지시)\S*\s*)?(?:절대\s*)?"
      r"(?:알리지|말하지|알려주지|보고하지|언급하지|보여주지|공개하지|밝히지)\s*(?:마|말|않)"
      r"|사용자\s*(?:모르게|몰래)|몰래\s*\S*(?:전송|보내|읽|첨부|복사|포함)|사용자가\s*(?:알|눈치\S*)\s*(?:수\s*)?(?:없|못)"),

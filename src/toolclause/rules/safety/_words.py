@@ -13,7 +13,9 @@ CREATING_EN = frozenset("""
 create add insert pay charge send book order place purchase buy transfer reserve submit post
 register enroll subscribe checkout withdraw donate email sms text message notify publish
 """.split())
-CREATING_KO = frozenset("생성 추가 등록 주문 결제 발송 전송 예약 예매 신청 송금 이체 구매 보내 게시 발급 가입 출금".split())
+CREATING_KO = frozenset("""
+생성 추가 등록 주문 결제 발송 전송 예약 예매 신청 송금 이체 구매 보내 게시 발급 가입 출금
+""".split())
 
 # `add` and `text`/`message`/`email` are also nouns or arithmetic: `add_numbers`, `text_summary`.
 # A creating verb counts only when no word of the name says it computes.
@@ -127,7 +129,9 @@ CONTENT_PARAMS = {
 # `query` and `expression` are as often a search phrase or arithmetic: they count only
 # when the tool also names SQL/a database, or evaluates code.
 WEAK_CONTENT_PARAMS = frozenset({"query", "expression", "source", "statement"})
-SQL_HINTS = frozenset("sql sqlite postgres postgresql mysql mssql database db bigquery snowflake duckdb clickhouse".split())
+SQL_HINTS = frozenset("""
+sql sqlite postgres postgresql mysql mssql database db bigquery snowflake duckdb clickhouse
+""".split())
 URL_VERBS = frozenset("http curl request requests fetch browse navigate".split())
 URL_PARAMS = frozenset("url uri endpoint href link".split())
 

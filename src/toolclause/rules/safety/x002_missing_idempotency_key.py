@@ -37,11 +37,14 @@ With a key the second call returns the first result.
 ## Use instead
 ```json
 {"name": "create_order", "description": "Places an order for the items in the cart; returns the order id.",
- "inputSchema": {"type": "object",
-                 "properties": {"cart_id": {"type": "string", "description": "Cart to order"},
-                                "idempotency_key": {"type": "string",
-                                                    "description": "Unique per order attempt; a retry with the same key returns the first order"}},
-                 "required": ["cart_id", "idempotency_key"]}}
+ "inputSchema": {
+   "type": "object",
+   "properties": {
+     "cart_id": {"type": "string", "description": "Cart to order"},
+     "idempotency_key": {
+       "type": "string",
+       "description": "Unique per order attempt; a retry with the same key returns the first order"}},
+   "required": ["cart_id", "idempotency_key"]}}
 ```
 
 ## Fix safety

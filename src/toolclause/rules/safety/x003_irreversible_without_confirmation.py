@@ -33,7 +33,8 @@ the model's guess and the irreversible effect.
 
 ## Use instead
 ```json
-{"name": "transfer_funds", "description": "Moves money between two accounts. Call with dry_run first and show the user the result.",
+{"name": "transfer_funds",
+ "description": "Moves money between two accounts. Call with dry_run first and show the user the result.",
  "inputSchema": {"type": "object",
                  "properties": {"from_account": {"type": "string", "description": "Source account id"},
                                 "to_account": {"type": "string", "description": "Target account id"},

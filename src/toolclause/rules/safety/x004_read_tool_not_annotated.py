@@ -42,7 +42,7 @@ from collections.abc import Iterable
 
 from ...model import Edit, Fix, Severity, ToolContract
 from ..base import Finding, LintContext, Rule
-from ._actions import annotations, can_annotate, hint
+from ._actions import annotations_of, can_annotate, hint
 from ._analysis import only_reads
 
 
@@ -57,13 +57,13 @@ class ReadToolNotAnnotated(Rule):
     severity = Severity.INFO
 
     def check_tool(self, tool: ToolContract, ctx: LintContext) -> Iterable[Finding]:
-        if not can_annotate(tool) or "readOnlyHint" in annotations(tool):
+        if not can_annotate(tool) or "readOnlyHint" in annotations_of(tool):
             return
         action = read_only_action(tool, ctx)
         if action is None or hint(tool, "destructiveHint") is True:
             return
-        pointer = "/annotations/readOnlyHint" if annotations(tool) else "/annotations"
-        value = True if annotations(tool) else {"readOnlyHint": True}
+        pointer = "/annotations/readOnlyHint" if annotations_of(tool) else "/annotations"
+        value = True if annotations_of(tool) else {"readOnlyHint": True}
         yield Finding("/annotations", (
             f"'{tool.name}' only reads ({action.says()}) but is not annotated readOnlyHint: true, so hosts treat it "
             f"as a tool that may change things and ask before every call; add annotations.readOnlyHint: true"),

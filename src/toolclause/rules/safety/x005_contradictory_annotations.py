@@ -50,8 +50,8 @@ from ._analysis import analyse, only_reads
 from ._words import CONTENT_PARAMS, EXEC_VERBS
 
 _INTERPRETERS = frozenset("sql shell bash sh zsh powershell terminal repl python javascript cmd command".split())
-_ENFORCED_READ_ONLY = re.compile(r"\bread[- ]?only\b|\bonly\s+(?:select|read)|\bselect\s+(?:statements?|queries)\s+only",
-                                 re.I)
+_ENFORCED_READ_ONLY = re.compile(r"\bread[- ]?only\b|\bonly\s+(?:select|read)"
+                                 r"|\bselect\s+(?:statements?|queries)\s+only", re.I)
 
 
 def runs_anything(tool: ToolContract) -> str | None:
@@ -85,8 +85,9 @@ class ContradictoryAnnotations(Rule):
             action = None if analysis.preview else analysis.changes  # a preview shows what would happen
             if action is not None:
                 yield Finding("/annotations/readOnlyHint", (
-                    f"'{tool.name}' is annotated readOnlyHint: true but changes things ({action.says()}); hosts will run "
-                    f"it without asking — set readOnlyHint: false, or rename the tool if it really only reads"))
+                    f"'{tool.name}' is annotated readOnlyHint: true but changes things ({action.says()}); "
+                    f"hosts will run it without asking — set readOnlyHint: false, or rename the tool if it "
+                    f"really only reads"))
             else:
                 runs = runs_anything(tool)
                 if runs and not (isinstance(tool.description, str) and _ENFORCED_READ_ONLY.search(tool.description)):

@@ -28,7 +28,8 @@ database user, allow-listed commands or hosts) and require confirmation.
 {"name": "get_orders_by_customer", "description": "Returns a customer's orders, newest first.",
  "inputSchema": {"type": "object",
                  "properties": {"customer_id": {"type": "string", "description": "Customer id"},
-                                "limit": {"type": "integer", "minimum": 1, "maximum": 100, "description": "At most this many"}},
+                                "limit": {"type": "integer", "minimum": 1, "maximum": 100,
+                                          "description": "At most this many"}},
                  "required": ["customer_id"]}}
 ```
 

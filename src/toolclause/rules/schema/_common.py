@@ -54,7 +54,7 @@ def type_hint(value: Any) -> str:
 
 
 class ValidExample(NamedTuple):
-    index: int
+    position: int     # its index in examples.valid (a field named `index` would hide tuple.index)
     arguments: Any
     wrapped: bool     # written as {"arguments": {…}, "result": {…}}
     has_result: bool

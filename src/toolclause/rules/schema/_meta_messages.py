@@ -50,7 +50,9 @@ class Location:
 
 
 def locate(schema: Any, path: tuple[str | int, ...]) -> Location:
-    node, tokens, holder = schema, (), None
+    node: Any = schema
+    tokens: tuple[str | int, ...] = ()
+    holder: tuple[str, str | int | None] | None = None
     i = 0
     while i < len(path) and isinstance(node, dict):
         keyword = path[i]
@@ -216,13 +218,13 @@ def _draft3_required(loc: Location, value: bool, pointer: str, base: str, schema
                          f"lists it)"), Fix("remove 'required: false'", safe=True, edits=(Edit("remove", pointer),))
     message = (f"'required: true' inside property '{name}' is draft-3 syntax that current JSON Schema rejects; "
                f"remove it and add '{name}' to the parent object's 'required' list")
-    return pointer, message, _move_required_fix(loc, pointer, base, schema)
+    return pointer, message, _move_required_fix(loc, name, pointer, base, schema)
 
 
-def _move_required_fix(loc: Location, pointer: str, base: str, schema: Any) -> Fix:
+def _move_required_fix(loc: Location, name: str, pointer: str, base: str, schema: Any) -> Fix:
     """Every sibling marked `required: true` moves into the parent's list at once, so each
     finding's fix writes the same final list and applying them all cannot lose a name."""
-    description = f"move '{loc.holder[1]}' into the parent object's 'required' list"
+    description = f"move '{name}' into the parent object's 'required' list"
     parent_tokens = loc.node_tokens[:-2]
     try:
         parent = resolve_pointer(schema, join_pointer("", *parent_tokens))

@@ -124,16 +124,17 @@ def _rewrite(value: Any) -> Any:
     for key, child in value.items():
         if key == "type" and isinstance(child, (str, list)):
             names = [child] if isinstance(child, str) else child
-            mapped = []
+            mapped: list[str] = []
+            any_type = False
             for name in names:
                 known, json_type = type_alias(name) if isinstance(name, str) else (False, None)
                 if not known:
                     raise _Unreadable(name)
                 if json_type is None:  # "any": no constraint at all
-                    mapped = None
+                    any_type = True
                     break
                 mapped.append(json_type)
-            if mapped is not None:
+            if not any_type:
                 out[key] = mapped[0] if isinstance(child, str) else list(dict.fromkeys(mapped))
             continue
         if key in ("enum", "const", "default", "examples", "example"):

@@ -65,7 +65,8 @@ class InvalidSchema(Rule):
             if not isinstance(schema, dict):
                 if role == "output":  # a non-object input schema is S004's
                     yield Finding(base, f"outputSchema must be a JSON Schema object such as "
-                                        f"{{\"type\": \"object\", \"properties\": {{…}}}}; got {describe_value(schema)}",
+                                        f"{{\"type\": \"object\", \"properties\": {{…}}}}; "
+                                        f"got {describe_value(schema)}",
                                   Fix("replace it with an object schema"))
                 continue
             yield from self._check_schema(schema, base, tool, role)

@@ -76,7 +76,9 @@ def is_misspelling(key: str, keyword: str) -> bool:
     a, b = _fold(key), _fold(keyword)
     if a == b:
         return True
-    if a + "s" == b or b + "s" == a or a.endswith("y") and a[:-1] + "ies" == b or b.endswith("y") and b[:-1] + "ies" == a:
+    if a + "s" == b or b + "s" == a:
+        return True
+    if a.endswith("y") and a[:-1] + "ies" == b or b.endswith("y") and b[:-1] + "ies" == a:
         return True
     shorter, longer = sorted((a, b), key=len)
     if (longer.startswith(shorter) or longer.endswith(shorter)) and len(longer) - len(shorter) >= 2:

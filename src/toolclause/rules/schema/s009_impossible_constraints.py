@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, TypeGuard
 
 from ...model import Fix, Severity, ToolContract
 from ...schema.keywords import json_equal, json_kind, show_value
@@ -51,7 +51,7 @@ _PAIRS = (("minLength", "maxLength", "characters"), ("minItems", "maxItems", "it
 _NUMERIC = frozenset({"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"})
 
 
-def _number(value: Any) -> bool:
+def _number(value: Any) -> TypeGuard[int | float]:
     return json_kind(value) == "number" and math.isfinite(value)
 
 

@@ -88,7 +88,8 @@ class InvalidPattern(Rule):
             problem = pattern_problem(pattern)
             if problem is not None:
                 yield Finding(f"{node.pointer}/pattern",
-                              f"pattern {pattern!r} is not a valid ECMA-262 regular expression ({problem}){_hint(pattern)}",
+                              f"pattern {pattern!r} is not a valid ECMA-262 regular expression "
+                              f"({problem}){_hint(pattern)}",
                               Fix("rewrite the pattern in ECMA-262 syntax"))
         keyed = node.schema.get("patternProperties")
         if isinstance(keyed, dict):

@@ -156,7 +156,8 @@ class OpenObject(Rule):
             return  # malformed; the meta-schema check (S001) reports it
         if ancestor_via(node, _SAME_INSTANCE):
             return
-        if holder_keyword(node) in ("anyOf", "oneOf") and node.parent is not None and _declares_properties(node.parent.schema):
+        parent = node.parent
+        if holder_keyword(node) in ("anyOf", "oneOf") and parent is not None and _declares_properties(parent.schema):
             return  # the branch shares the instance with its parent's properties
         if not written_by_user(tool, node):
             return  # built by the loader from a parameter list or property map, which cannot close it
@@ -174,13 +175,15 @@ class OpenObject(Rule):
         if _keys_elsewhere(schema):
             return Finding(pointer, f"{label} is an open object ({how}); its keys also come from a composition or "
                                     f"$ref, so close it with \"unevaluatedProperties\": false rather than "
-                                    f"additionalProperties", Fix("add \"unevaluatedProperties\": false", safe=False,
-                                                                 edits=(Edit("set", pointer + "/unevaluatedProperties", False),)))
+                                    f"additionalProperties",
+                           Fix("add \"unevaluatedProperties\": false", safe=False,
+                               edits=(Edit("set", pointer + "/unevaluatedProperties", False),)))
         close = Edit("set", pointer + "/additionalProperties", False)
         if has_props:
             message = (f"{label} is an open object ({how}): arguments it does not declare are accepted and a "
                        f"misspelled name goes unnoticed; add \"additionalProperties\": false")
-            return Finding(pointer, message, Fix("set \"additionalProperties\": false", safe=not explicit, edits=(close,)))
+            return Finding(pointer, message,
+                           Fix("set \"additionalProperties\": false", safe=not explicit, edits=(close,)))
         if node.is_root and "properties" not in schema:
             message = (f"{label} declares no properties and {how}: the tool takes no arguments but accepts any; "
                        f"add \"properties\": {{}} and \"additionalProperties\": false")

@@ -84,4 +84,5 @@ class UnboundedArray(Rule):
             reason = "set the most the function handles, e.g. \"maxItems\": 100"
         yield Finding(node.pointer, f"array {label} has no \"maxItems\": a model may send any number of "
                                     f"elements; {reason}",
-                      Fix(f"set \"maxItems\": {limit}", safe=False, edits=(Edit("set", node.pointer + "/maxItems", limit),)))
+                      Fix(f"set \"maxItems\": {limit}", safe=False,
+                          edits=(Edit("set", node.pointer + "/maxItems", limit),)))

@@ -94,7 +94,8 @@ def _accepts_null(schema: dict[str, Any]) -> bool:
 
 def _server_applies(tool: ToolContract) -> bool:
     """An MCP server's own listing: the server that generated the schema applies its defaults."""
-    return tool.origin.format == "mcp" and not any(key in tool.extra for key in ("errors", "examples", "version", "$id"))
+    contract_keys = ("errors", "examples", "version", "$id")
+    return tool.origin.format == "mcp" and not any(key in tool.extra for key in contract_keys)
 
 
 class DefaultNotApplied(Rule):
@@ -120,15 +121,18 @@ class DefaultNotApplied(Rule):
                                        f"default or make '{name}' optional",
                               Fix("remove the default or drop the name from required", safe=False))
                 return
-            if node.parent is not None and node.parent.is_root:
+            parent = node.parent
+            assert parent is not None  # a property node always sits in its object's "properties"
+            if parent.is_root:
                 yield Finding(pointer, f"'{name}' defaults to {shown}, but providers do not fill defaults in: when "
                                        f"the model omits '{name}' the function receives nothing; the bound function "
-                                       f"must declare {name}={python_literal(value)} too (checked at registration, R003)",
+                                       f"must declare {name}={python_literal(value)} too "
+                                       f"(checked at registration, R003)",
                               Fix(f"give the function's '{name}' parameter the default {python_literal(value)}",
                                   safe=False))
                 return
             yield Finding(pointer, f"'{name}' defaults to {shown}, but providers do not fill defaults in: when the "
-                                   f"model leaves '{name}' out of {property_label(node.parent)} the function receives "
+                                   f"model leaves '{name}' out of {property_label(parent)} the function receives "
                                    f"no '{name}' and must apply {shown} itself",
                           Fix(f"apply the default {shown} for '{name}' in the function", safe=False))
             return

@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
+from itertools import pairwise
 
 from ... import _lazy_re as re
 from ...model import Edit, Fix, Severity, ToolContract
@@ -83,7 +84,8 @@ _DESCRIPTION_WORDS = re.compile(
     r"|数量|个数|条数|页码|页数|天数|年龄|最大|最多",
     re.IGNORECASE)
 _STATED_MAX = re.compile(
-    r"(?:\bmax(?:imum)?(?: (?:is|of))?|\bup to|\bat most|\bno more than|최대|最大|最多)\s*[:=]?\s*(\d{1,7})(?![\d.,:/-])",
+    r"(?:\bmax(?:imum)?(?: (?:is|of))?|\bup to|\bat most|\bno more than|최대|最大|最多)"
+    r"\s*[:=]?\s*(\d{1,7})(?![\d.,:/-])",
     re.IGNORECASE)
 _STATED_RANGE = re.compile(r"(?<![\d.,:/-])(\d{1,7})\s*(?:-|–|~|to)\s*(\d{1,7})(?![\d.,:/-])")
 
@@ -110,7 +112,7 @@ def name_trigger(name: str) -> tuple[str, str, int, int] | None:
     if any(t in _NOT_A_QUANTITY for t in tokens):
         return None
     # joined pairs catch top_k, page_size, per_page written in any case style
-    for first, second in zip(tokens, tokens[1:]):
+    for first, second in pairwise(tokens):
         joined = first + second
         if joined in _NAME_WORDS:
             return (f"{first}_{second}", *_NAME_WORDS[joined])
@@ -123,7 +125,7 @@ def name_trigger(name: str) -> tuple[str, str, int, int] | None:
     return None
 
 
-def stated_bounds(description: str) -> tuple[int | None, int | None, str] | None:
+def stated_bounds(description: str) -> tuple[int | None, int, str] | None:
     """Bounds the description states in words, with the words."""
     found = _STATED_RANGE.search(description)
     if found and int(found.group(1)) < int(found.group(2)):
@@ -153,6 +155,8 @@ class UnboundedNumber(Rule):
         trigger = name_trigger(name)
         if trigger is not None and trigger[0] == "age" and _cache_age(name, description):
             return  # `maxAge` of cached data, in a unit the name does not give: not a person's age
+        low: int | None
+        high: int | None
         if trigger is not None:
             word, what, low, high = trigger
             why = f"its name says it is {what} ('{word}')"
@@ -182,4 +186,5 @@ class UnboundedNumber(Rule):
                       f"'{name}' ({kind}) has no minimum or maximum; {why}, and {advice}: add "
                       f"\"minimum\": {low}, \"maximum\": {high} (or the bounds the function accepts)",
                       Fix(f"add \"minimum\": {low} and \"maximum\": {high}", safe=False,
-                          edits=(Edit("set", node.pointer + "/minimum", low), Edit("set", node.pointer + "/maximum", high))))
+                          edits=(Edit("set", node.pointer + "/minimum", low),
+                                 Edit("set", node.pointer + "/maximum", high))))

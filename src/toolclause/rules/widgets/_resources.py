@@ -44,7 +44,8 @@ def widget_references(tool: ToolContract) -> list[WidgetReference]:
     found = []
     template = meta.get("openai/outputTemplate")
     if isinstance(template, str):
-        found.append(WidgetReference("/_meta/openai~1outputTemplate", '_meta["openai/outputTemplate"]', template, OPENAI))
+        found.append(WidgetReference("/_meta/openai~1outputTemplate", '_meta["openai/outputTemplate"]', template,
+                                     OPENAI))
     ui = meta.get("ui")
     if isinstance(ui, Mapping) and isinstance(ui.get("resourceUri"), str):
         found.append(WidgetReference("/_meta/ui/resourceUri", "_meta.ui.resourceUri", ui["resourceUri"], MCP_APPS))

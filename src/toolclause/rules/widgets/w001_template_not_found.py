@@ -16,7 +16,8 @@ and nothing in the logs says why.
 ## Example
 ```json
 {"tools": [{"name": "show_board", "description": "Shows the kanban board for one project.",
-            "inputSchema": {"type": "object", "properties": {"project": {"type": "string", "description": "Project id"}},
+            "inputSchema": {"type": "object",
+                            "properties": {"project": {"type": "string", "description": "Project id"}},
                             "required": ["project"]},
             "_meta": {"openai/outputTemplate": "ui://widget/bord.html"}}],
  "resources": [{"uri": "ui://widget/board.html", "name": "board", "mimeType": "text/html+skybridge"}]}
@@ -25,7 +26,8 @@ and nothing in the logs says why.
 ## Use instead
 ```json
 {"tools": [{"name": "show_board", "description": "Shows the kanban board for one project.",
-            "inputSchema": {"type": "object", "properties": {"project": {"type": "string", "description": "Project id"}},
+            "inputSchema": {"type": "object",
+                            "properties": {"project": {"type": "string", "description": "Project id"}},
                             "required": ["project"]},
             "_meta": {"openai/outputTemplate": "ui://widget/board.html"}}],
  "resources": [{"uri": "ui://widget/board.html", "name": "board", "mimeType": "text/html+skybridge"}]}
@@ -74,5 +76,6 @@ class TemplateNotFound(Rule):
                     message += f" (declared: {', '.join(sorted(declared)[:6])})"
                 else:
                     message += " (the server declares no resources)"
-                fix = Fix(f"register a resource with the URI '{reference.uri}', or point the template at one", safe=False)
+                fix = Fix(f"register a resource with the URI '{reference.uri}', or point the template at one",
+                          safe=False)
             yield Finding(reference.pointer, message, fix)

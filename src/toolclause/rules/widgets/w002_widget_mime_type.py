@@ -16,7 +16,8 @@ Hosts render only their own widget mime type.  A template served as plain
 ## Example
 ```json
 {"tools": [{"name": "show_board", "description": "Shows the kanban board for one project.",
-            "inputSchema": {"type": "object", "properties": {"project": {"type": "string", "description": "Project id"}},
+            "inputSchema": {"type": "object",
+                            "properties": {"project": {"type": "string", "description": "Project id"}},
                             "required": ["project"]},
             "_meta": {"openai/outputTemplate": "ui://widget/board.html"}}],
  "resources": [{"uri": "ui://widget/board.html", "name": "board", "mimeType": "text/html"}]}
@@ -25,7 +26,8 @@ Hosts render only their own widget mime type.  A template served as plain
 ## Use instead
 ```json
 {"tools": [{"name": "show_board", "description": "Shows the kanban board for one project.",
-            "inputSchema": {"type": "object", "properties": {"project": {"type": "string", "description": "Project id"}},
+            "inputSchema": {"type": "object",
+                            "properties": {"project": {"type": "string", "description": "Project id"}},
                             "required": ["project"]},
             "_meta": {"openai/outputTemplate": "ui://widget/board.html"}}],
  "resources": [{"uri": "ui://widget/board.html", "name": "board", "mimeType": "text/html+skybridge"}]}

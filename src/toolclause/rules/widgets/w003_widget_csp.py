@@ -20,7 +20,8 @@ back to a restrictive default that blocks the widget's own API calls.
 ## Example
 ```json
 {"tools": [{"name": "show_board", "description": "Shows the kanban board for one project.",
-            "inputSchema": {"type": "object", "properties": {"project": {"type": "string", "description": "Project id"}},
+            "inputSchema": {"type": "object",
+                            "properties": {"project": {"type": "string", "description": "Project id"}},
                             "required": ["project"]},
             "_meta": {"openai/outputTemplate": "ui://widget/board.html"}}],
  "resources": [{"uri": "ui://widget/board.html", "name": "board", "mimeType": "text/html+skybridge",
@@ -30,7 +31,8 @@ back to a restrictive default that blocks the widget's own API calls.
 ## Use instead
 ```json
 {"tools": [{"name": "show_board", "description": "Shows the kanban board for one project.",
-            "inputSchema": {"type": "object", "properties": {"project": {"type": "string", "description": "Project id"}},
+            "inputSchema": {"type": "object",
+                            "properties": {"project": {"type": "string", "description": "Project id"}},
                             "required": ["project"]},
             "_meta": {"openai/outputTemplate": "ui://widget/board.html"}}],
  "resources": [{"uri": "ui://widget/board.html", "name": "board", "mimeType": "text/html+skybridge",

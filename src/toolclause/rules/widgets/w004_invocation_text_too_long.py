@@ -17,7 +17,8 @@ user reads half a sentence.
 {"name": "show_board", "description": "Shows the kanban board for one project.",
  "inputSchema": {"type": "object", "properties": {"project": {"type": "string", "description": "Project id"}},
                  "required": ["project"]},
- "_meta": {"openai/toolInvocation/invoking": "Fetching every card, column and assignee of your project's kanban board from the server",
+ "_meta": {"openai/toolInvocation/invoking":
+             "Fetching every card, column and assignee of your project's kanban board from the server",
            "openai/toolInvocation/invoked": "Board ready"}}
 ```
 
