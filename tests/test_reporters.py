@@ -113,19 +113,56 @@ def test_github_property_escaping():
 
 # --------------------------------------------------------------------------- junit
 
-def test_junit_is_well_formed_with_a_suite_per_file_and_a_case_per_tool():
+def _check_junit_structure(root: ET.Element) -> None:
+    """What the common JUnit schemas (Ant's, Jenkins') require of the elements written here."""
+    assert root.tag == "testsuites" and set(root.attrib) <= {"name", "tests", "failures", "errors"}
+    for suite in root:
+        assert suite.tag == "testsuite" and suite.get("name")
+        cases = suite.findall("testcase")
+        assert len(cases) == len(suite) == int(suite.get("tests"))
+        assert int(suite.get("failures")) == sum(c.find("failure") is not None for c in cases)
+        assert int(suite.get("errors")) == sum(c.find("error") is not None for c in cases)
+        for case in cases:
+            assert case.get("name") and case.get("classname") == suite.get("name")
+            assert [child.tag for child in case] in ([], ["failure"], ["error"], ["system-out"],
+                                                     ["failure", "system-out"])
+            for child in case.findall("failure") + case.findall("error"):
+                assert set(child.attrib) == {"message", "type"} and child.text
+    for total in ("tests", "failures", "errors"):
+        assert int(root.get(total)) == sum(int(s.get(total)) for s in root)
+
+
+def test_junit_has_a_case_per_tool_and_one_failure_per_tool_with_its_findings():
     root = ET.fromstring(REPORTERS["junit"](make_run()).encode("utf-8"))
-    assert root.tag == "testsuites"
+    _check_junit_structure(root)
     suites = {s.get("name"): s for s in root.findall("testsuite")}
     weather = suites["tools/weather.json"]
     assert [c.get("name") for c in weather.findall("testcase")] == ["get_weather", "get_forecast"]
-    assert weather.get("tests") == "2" and weather.get("failures") == "2"
-    assert [f.get("type") for f in weather.find("testcase").findall("failure")] == ["S003", "C001"]
+    assert weather.get("tests") == "2" and weather.get("failures") == "1"
+    (failure,) = weather.find("testcase").findall("failure")
+    assert failure.get("type") == "error" and failure.get("message") == "2 findings: 1 error (S003), 1 warning (C001)"
+    assert failure.text.split("\n\n") == [
+        "S003 required-not-defined (error): required names 'citty', which is not a property; did you mean 'city'?\n"
+        "at /function/parameters/required/0 (line 9, column 18)\nfix: replace 'citty' with 'city'",
+        "C001 open-object (warning): 50% open, a:b, c\nnext line\nat /function/parameters (line 4, column 5)"]
     assert weather.findall("testcase")[1].find("failure") is None
+    # an info finding is shown, but the tool passes
+    (search,) = suites["tools/검색.json"].findall("testcase")
+    assert search.find("failure") is None and suites["tools/검색.json"].get("failures") == "0"
+    assert search.find("system-out").text.startswith("D003 short-description (info): 검색 설명이 짧습니다")
     assert suites["bad.jsonl"].get("errors") == "1"
-    assert root.get("failures") == "3" and root.get("errors") == "1"
+    assert (root.get("tests"), root.get("failures"), root.get("errors")) == ("4", "1", "1")
     # a control character in a message cannot break the XML
     assert "\x01" not in ET.tostring(root, encoding="unicode")
+
+
+def test_junit_one_finding_is_its_own_message_and_a_tool_with_only_warnings_fails():
+    run = make_run()
+    run.report.diagnostics[:] = [run.report.diagnostics[1]]
+    root = ET.fromstring(REPORTERS["junit"](run).encode("utf-8"))
+    _check_junit_structure(root)
+    failure = root.find("testsuite/testcase/failure")
+    assert failure.get("type") == "warning" and failure.get("message") == "C001: 50% open, a:b, c\nnext line"
 
 
 # --------------------------------------------------------------------------- sarif
