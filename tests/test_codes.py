@@ -239,9 +239,9 @@ def test_a_code_listed_twice_is_refused():
         code_table([Code("x", "one"), Code("x", "two")])
 
 
-def test_only_not_a_tool_is_skipped_in_a_folder():
+def test_only_empty_files_and_not_a_tool_are_skipped_in_a_folder():
     assert [c for c, entry in UNREADABLE.items() if isinstance(entry, UnreadableCode) and entry.skippable] == \
-        ["not-a-tool"]
+        ["empty", "not-a-tool"]
 
 
 def test_diff_kinds_have_effects_and_the_changes_found_agree_with_them():

@@ -163,6 +163,9 @@ def _http_headers(ctx: click.Context, param: click.Parameter,
 @click.option("--fail-on", type=click.Choice(["error", "warning", "info", "never"]),
               help="Exit 1 when a finding is at or above this severity [default: configuration, else error].")
 @click.option("--fix", is_flag=True, help="Apply safe fixes to the files, then report what remains.")
+@click.option("--exclude", "exclude", multiple=True, metavar="GLOB",
+              help="Leave out files and folders this glob matches when searching folders (repeatable; added "
+                   "to the configuration's exclude), e.g. --exclude 'tests/fixtures'.")
 @click.option("--config", "config_file", metavar="FILE",
               help="A toolclause.toml or pyproject.toml [default: found from the current directory].")
 @click.option("--baseline", metavar="FILE", help="Report only findings not recorded in this baseline.")
@@ -189,7 +192,8 @@ def lint_command(paths: tuple[str, ...], targets: str | None, output_format: str
                  ignore: str | None, fail_on: str | None, fix: bool, config_file: str | None,
                  baseline: str | None, write_baseline: str | None, input_format: str, output: str | None,
                  server: str | None, url: str | None, headers: tuple[tuple[str, str], ...], timeout: float,
-                 statistics: bool, mcp_config: str | None, quiet: bool, no_color: bool) -> None:
+                 statistics: bool, mcp_config: str | None, quiet: bool, no_color: bool,
+                 exclude: tuple[str, ...]) -> None:
     """Lint tool definitions in PATHS (files or folders; - for standard input), or a live MCP server."""
     if server is not None and url is not None:
         raise click.UsageError("give --server or --url, not both")
@@ -210,7 +214,7 @@ def lint_command(paths: tuple[str, ...], targets: str | None, output_format: str
     request = LintRequest(paths=paths, targets=targets, select=select, ignore=ignore, fail_on=fail_on, fix=fix,
                           config_file=config_file, baseline=baseline, write_baseline=write_baseline,
                           input_format=input_format, server=server, url=url, headers=headers, timeout=timeout,
-                          statistics=statistics, mcp_config=mcp_config)
+                          statistics=statistics, mcp_config=mcp_config, exclude=exclude)
     show_progress = not quiet and bool(getattr(sys.stderr, "isatty", None) and sys.stderr.isatty())
     try:
         with progress_bar(show_progress) as progress:

@@ -60,6 +60,7 @@ class LintRequest:
     timeout: float = 30.0  # seconds the whole live lint may take: start, list everything, lint
     mcp_config: str | None = None  # an MCP client configuration: every server it lists, instead of paths
     statistics: bool = False  # a count per code after the findings
+    exclude: tuple[str, ...] = ()  # globs left out of folder searches, added to the configuration's
 
 
 # --------------------------------------------------------------------------- configuration
@@ -94,6 +95,7 @@ def build_config(request: LintRequest) -> LintConfig:
         # flags add to the configuration's ignores, as a one-off exception would
         ignore=tuple(config.ignore) + ignore if ignore else None,
         fail_on=request.fail_on,
+        exclude=tuple(config.exclude) + request.exclude if request.exclude else None,
     )
 
 
@@ -132,14 +134,14 @@ def lint_loaded_result(loaded: LoadResult, config: LintConfig, progress: Progres
                       unreadable=list(loaded.unreadable))
 
 
-def _load(request: LintRequest) -> LoadResult:
+def _load(request: LintRequest, exclude: Sequence[str]) -> LoadResult:
     if request.server is not None or request.url is not None or request.mcp_config is not None:
         return _load_live(request)
     fmt = None if request.input_format == "auto" else request.input_format
     from .sources import TargetUnreadable, load_sources  # Python TARGETs (app.py:box) beside files
 
     try:
-        return load_sources(list(request.paths), fmt)
+        return load_sources(list(request.paths), fmt, exclude)
     except TargetUnreadable as exc:
         raise CliError(str(exc)) from None
 
@@ -162,11 +164,11 @@ def _load_live(request: LintRequest) -> LoadResult:
         raise CliError(str(exc)) from None
 
 
-def _reload_after_fix(request: LintRequest, first: LoadResult) -> LoadResult:
+def _reload_after_fix(request: LintRequest, first: LoadResult, exclude: Sequence[str]) -> LoadResult:
     """Read the files again; standard input cannot be re-read, so its tools are kept as they were."""
     on_disk = tuple(p for p in request.paths if p != "-")
     fmt = None if request.input_format == "auto" else request.input_format
-    loaded = load_paths(list(on_disk), fmt) if on_disk else LoadResult()
+    loaded = load_paths(list(on_disk), fmt, exclude=exclude) if on_disk else LoadResult()
     if "-" in request.paths:
         loaded.tools.extend(t for t in first.tools if t.origin.file == "-")
         loaded.unreadable.extend(u for u in first.unreadable if u.file == "-")
@@ -189,7 +191,7 @@ def _fix(request: LintRequest, loaded: LoadResult, report: LintReport, config: L
         _merge_fixes(total, one)
         if not one.files_changed:
             break
-        loaded = _reload_after_fix(request, loaded)
+        loaded = _reload_after_fix(request, loaded, config.exclude)
         report = lint_loaded_result(loaded, config, progress)
     remaining = [d for d in report.diagnostics
                  if d.fix is not None and d.fix.safe and d.fix.edits and can_write_back(d.file)]
@@ -288,7 +290,7 @@ def run_lint(request: LintRequest, progress: Progress | None = None) -> tuple[Li
     config = build_config(request)
     accepted = _read_baseline(request)  # a bad baseline fails before any work
     started = time.monotonic()
-    loaded = _load(request)
+    loaded = _load(request, config.exclude)
     if request.server is not None or request.url is not None:
         # --timeout bounds the whole live lint: what listing left of it is the linting's
         label = f"server '{request.server}'" if request.server is not None else f"server {request.url}"

@@ -28,10 +28,10 @@ def is_python_target(argument: str) -> bool:
     return (where.endswith(".py") and Path(where).is_file()) or bool(_MODULE.fullmatch(where))
 
 
-def load_sources(paths: Sequence[str], input_format: str | None) -> LoadResult:
+def load_sources(paths: Sequence[str], input_format: str | None, exclude: Sequence[str] = ()) -> LoadResult:
     targets = [p for p in paths if is_python_target(p)]
     files = [p for p in paths if p not in targets]
-    loaded = load_paths(files, input_format) if files else LoadResult()
+    loaded = load_paths(files, input_format, exclude=exclude) if files else LoadResult()
     if targets:
         from ..mcp.target import TargetError, load_toolbox_listing
 

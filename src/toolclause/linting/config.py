@@ -11,6 +11,7 @@ keys at the top level).  Keys:
     fail-on = "error"                  error | warning | info | never
     budgets = {max-tools = 20, tool-tokens = 1000, list-tokens = 8000, description-chars = 1024}
     toolset = "folder"                 folder | file | all: which tools form one tool set (see TOOLSETS)
+    exclude = ["tests/fixtures"]       globs of files and folders a folder search leaves out
     [tool.toolclause.rules.D002]       per-rule options
     min-length = 40
 
@@ -139,6 +140,7 @@ class LintConfig:
     budgets: Mapping[str, Any] = field(default_factory=dict)
     rule_options: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     toolset: str = "folder"  # see TOOLSETS
+    exclude: tuple[str, ...] = ()  # globs a folder search leaves out (a file named explicitly is still read)
     source: str | None = None  # the file it came from, for messages
 
     def enabled(self, code: str) -> bool:
@@ -158,7 +160,8 @@ class LintConfig:
 
 
 def config_from_mapping(data: Mapping[str, Any], source: str | None = None) -> LintConfig:
-    known = {"select", "ignore", "per-file-ignores", "severity", "targets", "fail-on", "budgets", "rules", "toolset"}
+    known = {"select", "ignore", "per-file-ignores", "severity", "targets", "fail-on", "budgets", "rules", "toolset",
+             "exclude"}
     unknown = sorted(set(data) - known)
     where = source or "configuration"
     if unknown:
@@ -196,8 +199,20 @@ def config_from_mapping(data: Mapping[str, Any], source: str | None = None) -> L
         budgets=_budgets(data.get("budgets"), f"{where}: budgets"),
         rule_options=_rule_options(rules, where),
         toolset=_choice(data.get("toolset"), f"{where}: toolset", TOOLSETS, "folder"),
+        exclude=_globs(data.get("exclude"), f"{where}: exclude"),
         source=source,
     )
+
+
+def _globs(value: Any, where: str) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) and v.strip() for v in value):
+        raise ConfigError(f"{where} must be a list of globs (e.g. [\"tests/fixtures\", \"*.min.json\"]), "
+                          f"not {value!r}")
+    return tuple(v.strip() for v in value)
 
 
 def _rule_options(tables: Mapping[str, Any], where: str) -> dict[str, dict[str, Any]]:

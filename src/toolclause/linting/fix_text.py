@@ -114,11 +114,20 @@ def _fix_yaml(text: str, diagnostics: Sequence[Diagnostic]) -> tuple[str, FixOut
     yaml = _yaml()
     mapping, sequence, offset = yaml_layout(text)
     yaml.indent(mapping=mapping, sequence=sequence, offset=offset)
-    tree = yaml.load(text)
-    outcome = apply_fixes(tree, diagnostics)
+    documents = list(yaml.load_all(text))
+    if len(documents) == 1:
+        outcome = apply_fixes(documents[0], diagnostics)
+        stream = io.StringIO()
+        yaml.dump(documents[0], stream)
+        return stream.getvalue(), outcome
+    # several documents (`---`): the loader's pointers start at the index among the non-empty ones
+    found = [tree for tree in documents if tree is not None]
+    outcome = apply_fixes(found if len(found) > 1 else found[0] if found else None, diagnostics)
+    yaml.explicit_start = True
     stream = io.StringIO()
-    yaml.dump(tree, stream)
-    return stream.getvalue(), outcome
+    yaml.dump_all(found, stream)
+    head = re.match(r"(?:[ \t]*(?:#[^\n]*)?\n)*(?=---)", text)  # comments before the first `---` stay
+    return (head.group() if head else "") + stream.getvalue(), outcome
 
 
 def _fix_json(text: str, diagnostics: Sequence[Diagnostic]) -> tuple[str, FixOutcome]:

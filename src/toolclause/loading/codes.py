@@ -25,7 +25,9 @@ UNREADABLE = code_table([
     UnreadableCode("not-a-regular-file", "a FIFO, device or socket (perhaps behind a symlink), not read"),
     UnreadableCode("too-large", "a document or JSONL record over the size limit, not read"),
     UnreadableCode("not-utf8", "the bytes are not UTF-8 text"),
+    UnreadableCode("python-source", "a Python file named as a tool file (its Toolbox is named `app.py:box`)"),
     # the text
+    UnreadableCode("empty", "no document in the text (nothing, or only YAML comments)", skippable=True),
     UnreadableCode("invalid-json", "the text is not JSON"),
     UnreadableCode("invalid-yaml", "the text is not YAML"),
     UnreadableCode("too-deep", "nested deeper than any tool definition, not read"),

@@ -8,12 +8,14 @@ left out silently (see `codes.UNREADABLE`'s `skippable`).
 
 from __future__ import annotations
 
+import ast
+import fnmatch
 import io
 import os
 import stat
 import sys
-from collections.abc import Callable, Iterable, Iterator
-from pathlib import Path
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from pathlib import Path, PurePath
 from typing import BinaryIO
 
 from .._gc import gc_paused
@@ -97,6 +99,27 @@ def _open_regular(path: Path, file: str) -> BinaryIO | Unreadable:
         raise
 
 
+def python_source(path: Path) -> Unreadable:
+    """A .py file named as a tool file: say how to name the Toolbox it defines (`app.py:box`)."""
+    names = []
+    try:
+        tree = ast.parse(path.read_bytes())
+        for node in tree.body:
+            if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
+                called = node.value.func
+                called_name = called.attr if isinstance(called, ast.Attribute) else getattr(called, "id", "")
+                if called_name in ("Toolbox", "ToolboxServer"):
+                    names += [t.id for t in node.targets if isinstance(t, ast.Name)]
+    except (OSError, SyntaxError, ValueError):
+        pass
+    if names:
+        hint = " or ".join(f"toolclause lint {path}:{name}" for name in names[:3])
+    else:
+        hint = f"toolclause lint {path}:box, with the name of the Toolbox it defines"
+    return Unreadable("python-source", f"Python source, not a tool definition; to lint the tools a Toolbox in it "
+                                       f"registers, name the Toolbox: {hint}", file=str(path))
+
+
 def load_stdin(stream: BinaryIO | None = None, input_format: str | None = None) -> LoadResult:
     data = (stream or sys.stdin.buffer).read(MAX_DOCUMENT_BYTES + 1)
     if len(data) > MAX_DOCUMENT_BYTES:
@@ -107,8 +130,24 @@ def load_stdin(stream: BinaryIO | None = None, input_format: str | None = None) 
     return load_text(text, "-", None, input_format)
 
 
-def iter_files(folder: Path, unreadable: list[Unreadable] | None = None) -> Iterator[Path]:
-    """The tool files below `folder`; a subfolder that cannot be listed goes onto `unreadable`."""
+def excluded(path: Path, folder: Path, patterns: Sequence[str]) -> bool:
+    """Whether a glob of `patterns` matches the path (as given, or from `folder`) or its name.
+
+    `tests/fixtures`, `legacy/*.json` and `.pre-commit-hooks.yaml` all work; a pattern
+    that names a folder leaves out everything in it.
+    """
+    if not patterns:
+        return False
+    given = PurePath(os.path.normpath(path)).as_posix()
+    inside = PurePath(os.path.relpath(path, folder)).as_posix()
+    return any(fnmatch.fnmatch(form, pattern.rstrip("/")) for pattern in patterns
+               for form in (given, inside, path.name))
+
+
+def iter_files(folder: Path, unreadable: list[Unreadable] | None = None,
+               exclude: Sequence[str] = ()) -> Iterator[Path]:
+    """The tool files below `folder`, less those `exclude` names; a subfolder that cannot be listed goes
+    onto `unreadable`."""
 
     def refused(exc: OSError) -> None:
         if unreadable is not None:
@@ -116,18 +155,20 @@ def iter_files(folder: Path, unreadable: list[Unreadable] | None = None) -> Iter
                                          file=str(exc.filename or folder)))
 
     for root, dirs, files in os.walk(folder, onerror=refused):
-        dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and not d.startswith("."))
+        dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and not d.startswith(".")
+                         and not excluded(Path(root) / d, folder, exclude))
         for name in sorted(files):
-            if Path(name).suffix.lower() in SUFFIXES:
+            if Path(name).suffix.lower() in SUFFIXES and not excluded(Path(root) / name, folder, exclude):
                 yield Path(root) / name
 
 
 def load_paths(paths: Iterable[str | Path], input_format: str | None = None,
-               on_file: Callable[[str], None] | None = None) -> LoadResult:
+               on_file: Callable[[str], None] | None = None, exclude: Sequence[str] = ()) -> LoadResult:
     """Load every file given; folders are searched for .json, .jsonl, .yaml and .yml files.
 
     In a folder, a file that holds no tool at all (a package.json, a fixture) is
-    skipped rather than reported; a file named explicitly is always reported.
+    skipped rather than reported, and so is one `exclude` matches; a file named
+    explicitly is always read and reported.
     """
     result = LoadResult()
     for raw in paths:
@@ -136,13 +177,16 @@ def load_paths(paths: Iterable[str | Path], input_format: str | None = None,
             continue
         path = Path(raw)
         if path.is_dir():
-            for file in iter_files(path, result.unreadable):
+            for file in iter_files(path, result.unreadable, exclude):
                 if on_file is not None:
                     on_file(str(file))
                 loaded = load_file(file, input_format)
                 if not loaded.tools and loaded.unreadable and all(skippable(u.code) for u in loaded.unreadable):
                     continue
                 result.extend(loaded)
+        elif path.suffix.lower() == ".py" and path.is_file():
+            result.files += 1
+            result.unreadable.append(python_source(path))
         elif path.exists():
             if on_file is not None:
                 on_file(str(path))

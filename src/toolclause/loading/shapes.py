@@ -381,6 +381,25 @@ def _is_schema_like(value: Any) -> bool:
     return composed and not all(isinstance(v, dict) for v in value.values())
 
 
+# What a tool without parameters may hold beside its name and description (the keys of the
+# shapes above, and what tool files carry along); `_private` and `x-` keys are anyone's.
+_TOOL_KEYS = frozenset({"name", "description", "title", "type", "strict", "annotations", "tags", "examples",
+                        "errors", "returns", "results", "response", "outputSchema", "output_schema", "meta",
+                        "icons", "category", "deprecated", "version", "$id", "$schema"})
+
+
+def foreign_keys(obj: Mapping[str, Any]) -> list[str]:
+    """The keys of an object with a name and no parameters that no tool has (`entry`, `language`, `scripts`).
+
+    None when one of them holds a JSON Schema: that is a tool with its parameters under a
+    misspelt key (`paramters`, `inputschema`), which S006 reports.
+    """
+    found = [str(k) for k in obj if k not in _TOOL_KEYS and not str(k).startswith(("_", "x-"))]
+    if any(_is_schema_like(obj[k]) for k in found):
+        return []
+    return found
+
+
 def detect_tool_format(obj: Mapping[str, Any]) -> str | None:
     """Name the shape of one tool object, or None if it is not a tool."""
     if obj.get("type") == "function" and isinstance(obj.get("function"), dict):
@@ -413,6 +432,8 @@ def detect_tool_format(obj: Mapping[str, Any]) -> str | None:
         if any(isinstance(obj.get(k), dict) for k in _NESTFUL_INPUT_KEYS[2:]) or "output_parameters" in obj:
             return "property-map"
         if "name" in obj and ("description" in obj or "annotations" in obj or "parameters" in obj):
+            if "parameters" not in obj and foreign_keys(obj):
+                return None  # a pre-commit hook, a package.json: a name and a description, and other business
             return "openai-responses" if obj.get("type") == "function" else "function"
         if "id" in obj and "desc" in obj:
             return "parameter-list"
@@ -425,6 +446,11 @@ def read_tool(obj: Any, origin: Origin, fmt: str | None = None) -> ToolContract:
     fmt = fmt or detect_tool_format(obj)
     if fmt is None:
         keys = ", ".join(list(obj)[:6]) or "no keys"
+        if "name" in obj and "description" in obj:
+            others = ", ".join(foreign_keys(obj)[:4])
+            raise ShapeError("not-a-tool", f"not a tool definition: it has a name and a description, but no "
+                                           f"parameters and keys no tool has ({others}); if it is a tool, name "
+                                           f"its shape with --input-format function")
         raise ShapeError("not-a-tool", f"not a tool definition in any known shape (keys: {keys}); "
                                        f"name the shape with --input-format")
     reader = READERS.get(fmt)

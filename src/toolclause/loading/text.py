@@ -114,11 +114,22 @@ def parse_document(text: str, file: str, kind: str, duplicates: list[DuplicateKe
     return doc, lazy_locator(lambda: json_positions(text)), None
 
 
+def _empty(file: str, what: str) -> Unreadable:
+    if file == "-":
+        return Unreadable("empty", f"standard input is {what}: nothing to lint (pipe a tool definition in, "
+                                   f"e.g. toolclause lint - < tools.json)", file=file)
+    return Unreadable("empty", f"the file is {what}: no tool definition in it", file=file)
+
+
 def _load_document_text(text: str, file: str, kind: str, input_format: str | None) -> LoadResult:
+    if not text.strip():
+        return LoadResult(files=1, unreadable=[_empty(file, "empty")])
     duplicates: list[DuplicateKey] = []
     doc, locate, problem = parse_document(text, file, kind, duplicates)
     if problem:
         return LoadResult(files=1, unreadable=[problem])
+    if doc is None and kind == "yaml":
+        return LoadResult(files=1, unreadable=[_empty(file, "only YAML comments")])
     tools, problems = contracts_from_document(doc, file, input_format, locate)
     return LoadResult(tools=tools, unreadable=problems, files=1, documents={file: doc},  # the document: for --fix
                       duplicate_keys=duplicates)
@@ -139,9 +150,11 @@ def _looks_like_jsonl(text: str) -> bool:
 
 def load_jsonl_lines(lines: Iterable[str], file: str, input_format: str | None = None) -> LoadResult:
     result = LoadResult(files=1)
+    records = 0
     for number, text in enumerate(lines, start=1):
         if not text.strip():
             continue
+        records += 1
         if len(text) > MAX_DOCUMENT_BYTES:
             result.unreadable.append(Unreadable("too-large", f"record over {MAX_DOCUMENT_BYTES // (1024 * 1024)} MiB",
                                                 file=file, line=number))
@@ -158,6 +171,8 @@ def load_jsonl_lines(lines: Iterable[str], file: str, input_format: str | None =
                                                   group_prefix="" if not isinstance(doc, list) else f"line {number}:")
         result.tools.extend(tools)
         result.unreadable.extend(problems)
+    if not records:
+        result.unreadable.append(_empty(file, "empty"))
     return result
 
 
@@ -174,7 +189,7 @@ def parse_yaml(text: str, file: str) -> tuple[Any, Unreadable | None]:
         return None, Unreadable("too-deep", f"nested deeper than {MAX_NESTING} levels; not read", file=file)
     yaml = YAML(typ="rt")
     try:
-        tree = yaml.load(text)
+        tree = _documents(list(yaml.load_all(text)))
     except YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
@@ -184,10 +199,28 @@ def parse_yaml(text: str, file: str) -> tuple[Any, Unreadable | None]:
         return None, Unreadable("too-deep", f"nested too deeply to read (over {MAX_NESTING} levels)", file=file)
     except ValueError as exc:
         return None, _number_too_long(exc, file)
-    if _alias_expansion_exceeds(tree, MAX_ALIAS_NODES):
+    if isinstance(tree, (dict, list)) and _alias_expansion_exceeds(tree, MAX_ALIAS_NODES):
         return None, Unreadable("too-many-aliases", f"YAML aliases expand this document by more than "
                                                     f"{MAX_ALIAS_NODES:,} nodes, or into itself; not read", file=file)
     return tree, None
+
+
+def _documents(trees: list[Any]) -> Any:
+    """One YAML document as it is; several (`---`) as a list of them, pointers starting at the document's index.
+
+    Empty documents (a leading `---`, one holding only comments) are left out.
+    """
+    from ruamel.yaml.comments import CommentedSeq
+
+    found = [tree for tree in trees if tree is not None]
+    if len(found) <= 1:
+        return found[0] if found else None
+    documents = CommentedSeq(found)
+    for index, tree in enumerate(found):
+        lc = getattr(tree, "lc", None)
+        if lc is not None and lc.line is not None:
+            documents.lc.add_kv_line_col(index, [lc.line, lc.col])
+    return documents
 
 
 def _alias_expansion_exceeds(tree: Any, budget: int) -> bool:
