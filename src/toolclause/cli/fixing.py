@@ -2,11 +2,13 @@
 
 Fixing the text is pure (`linting.fix_text`, which keeps the file's layout);
 here are only the reading, the atomic write (the file's mode kept) and the
-summary of a pass.  Standard input is never written back.
+summary of a pass.  Standard input is never written back.  With `--diff` the
+fixed texts stay in memory (`texts`) and `unified_diff` shows them.
 """
 
 from __future__ import annotations
 
+import difflib
 import os
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
@@ -18,10 +20,15 @@ from ..model import Diagnostic, ToolContract
 from ..report.base import FixSummary
 
 
-def fix_file(path: Path, diagnostics: Sequence[Diagnostic]) -> tuple[list[Diagnostic], list[SkippedFix], bool]:
-    """Apply safe fixes to one file: (fixed, skipped, file written)."""
+def fix_file(path: Path, diagnostics: Sequence[Diagnostic],
+             texts: dict[str, str] | None = None) -> tuple[list[Diagnostic], list[SkippedFix], bool]:
+    """Apply safe fixes to one file: (fixed, skipped, file written).
+
+    With `texts` ({file: its text so far}), nothing is written: the fixed text goes there.
+    """
     try:
-        original = path.read_bytes().decode("utf-8")
+        original = texts[str(path)] if texts is not None and str(path) in texts else \
+            path.read_bytes().decode("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         return [], [SkippedFix(d, f"cannot read {path}: {exc}") for d in diagnostics], False
     try:
@@ -30,6 +37,9 @@ def fix_file(path: Path, diagnostics: Sequence[Diagnostic]) -> tuple[list[Diagno
         return [], [SkippedFix(d, f"cannot re-read {path} to fix it: {exc}") for d in diagnostics], False
     if fixed.text == original:
         return [], fixed.skipped, False
+    if texts is not None:
+        texts[str(path)] = fixed.text
+        return fixed.applied, fixed.skipped, True
     try:
         _write_atomically(path, fixed.text)
     except OSError as exc:
@@ -73,8 +83,9 @@ def _write_atomically(path: Path, text: str) -> None:
         raise
 
 
-def fix_pass(diagnostics: Iterable[Diagnostic], tools: Sequence[ToolContract]) -> FixSummary:
-    """One pass: every safe fix of `diagnostics` applied to its file."""
+def fix_pass(diagnostics: Iterable[Diagnostic], tools: Sequence[ToolContract],
+             texts: dict[str, str] | None = None) -> FixSummary:
+    """One pass: every safe fix of `diagnostics` applied to its file (or, with `texts`, to its text there)."""
     summary = FixSummary()
     by_file: dict[str, list[Diagnostic]] = defaultdict(list)
     for d in diagnostics:
@@ -86,9 +97,18 @@ def fix_pass(diagnostics: Iterable[Diagnostic], tools: Sequence[ToolContract]) -
             continue
         by_file[d.file].append(d)
     for file, group in by_file.items():
-        applied, skipped, written = fix_file(Path(file), group)
+        applied, skipped, written = fix_file(Path(file), group, texts)
         summary.applied.extend(applied)
         summary.skipped.extend(skipped)
         if written:
             summary.files_changed.append(file)
     return summary
+
+
+def unified_diff(before: str, after: str, name: str) -> str:
+    """`diff -u` of one file's text, as `a/NAME` and `b/NAME` (`git apply` and `patch -p1` take it)."""
+    lines = []
+    for line in difflib.unified_diff(before.splitlines(keepends=True), after.splitlines(keepends=True),
+                                     f"a/{name}", f"b/{name}"):
+        lines.append(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n")
+    return "".join(lines)

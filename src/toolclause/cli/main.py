@@ -96,6 +96,21 @@ def _emit(text: str, output: str | None, color: bool) -> None:
         raise CommandError(f"--output {output}: cannot write: {exc.strerror or exc}") from None
 
 
+def _show_diff(run: LintRun, output: str | None) -> None:
+    """--diff: the fixes as a unified diff on stdout (or --output), a count on stderr; exit 1 if any, 2 if
+    an input could not be read."""
+    fixes = run.fixes
+    patch = fixes.diff if fixes is not None and fixes.diff else ""
+    _emit(patch, output, False)
+    fixed = len(fixes.applied) if fixes is not None else 0
+    files = len(fixes.files_changed) if fixes is not None else 0
+    click.echo(f"toolclause: --fix would fix {fixed} finding(s) in {files} file(s); nothing was written", err=True)
+    for problem in run.report.unreadable[:1]:
+        click.echo(f"toolclause: error: {len(run.report.unreadable)} input(s) could not be read "
+                   f"(first: {problem.file}: {problem.message})", err=True)
+    click.get_current_context().exit(2 if run.report.unreadable else 1 if patch else 0)
+
+
 def _findings_only(run: LintRun, rendered: str) -> str:
     """--quiet: the text report without its closing summary line, and nothing at all for a clean run."""
     if not run.report.diagnostics and not run.report.unreadable and run.fixes is None and not run.statistics:
@@ -163,6 +178,8 @@ def _http_headers(ctx: click.Context, param: click.Parameter,
 @click.option("--fail-on", type=click.Choice(["error", "warning", "info", "never"]),
               help="Exit 1 when a finding is at or above this severity [default: configuration, else error].")
 @click.option("--fix", is_flag=True, help="Apply safe fixes to the files, then report what remains.")
+@click.option("--diff", is_flag=True, help="Show what --fix would change as a unified diff, and write nothing "
+                                          "(exit 1 when there is something to fix).")
 @click.option("--exclude", "exclude", multiple=True, metavar="GLOB",
               help="Leave out files and folders this glob matches when searching folders (repeatable; added "
                    "to the configuration's exclude), e.g. --exclude 'tests/fixtures'.")
@@ -193,7 +210,7 @@ def lint_command(paths: tuple[str, ...], targets: str | None, output_format: str
                  baseline: str | None, write_baseline: str | None, input_format: str, output: str | None,
                  server: str | None, url: str | None, headers: tuple[tuple[str, str], ...], timeout: float,
                  statistics: bool, mcp_config: str | None, quiet: bool, no_color: bool,
-                 exclude: tuple[str, ...]) -> None:
+                 exclude: tuple[str, ...], diff: bool) -> None:
     """Lint tool definitions in PATHS (files or folders; - for standard input), or a live MCP server."""
     if server is not None and url is not None:
         raise click.UsageError("give --server or --url, not both")
@@ -214,13 +231,15 @@ def lint_command(paths: tuple[str, ...], targets: str | None, output_format: str
     request = LintRequest(paths=paths, targets=targets, select=select, ignore=ignore, fail_on=fail_on, fix=fix,
                           config_file=config_file, baseline=baseline, write_baseline=write_baseline,
                           input_format=input_format, server=server, url=url, headers=headers, timeout=timeout,
-                          statistics=statistics, mcp_config=mcp_config, exclude=exclude)
+                          statistics=statistics, mcp_config=mcp_config, exclude=exclude, diff=diff)
     show_progress = not quiet and bool(getattr(sys.stderr, "isatty", None) and sys.stderr.isatty())
     try:
         with progress_bar(show_progress) as progress:
             run, config = run_lint(request, progress)
     except CliError as exc:
         raise CommandError(str(exc)) from None
+    if diff:
+        _show_diff(run, output)
     color = not no_color and output is None and output_format == "text" and wants_color(sys.stdout)
     with gc_paused():  # a report of 60,000 findings is acyclic dicts and strings: see toolclause._gc
         rendered = REPORTERS[output_format](run, color=color)

@@ -22,11 +22,12 @@ from ..linting.config import ConfigError, LintConfig, check_code, discover_confi
 from ..linting.engine import LintReport, lint_contracts, lint_loaded, sort_diagnostics, tool_sets
 from ..linting.fix import SkippedFix, can_write_back
 from ..loading import LoadResult, load_paths
+from ..loading.contract_files import load_file_text
 from ..loading.result import DuplicateKey
 from ..model import Diagnostic, Severity, ToolContract, escape_token
 from ..report.base import FixSummary, LintRun
 from ..rules.base import LintContext
-from .fixing import fix_pass
+from .fixing import fix_pass, unified_diff
 
 MAX_FIX_PASSES = 5  # a fix may expose another (an unknown type fixed to "object" is then an open object)
 BATCH_TOOLS = 500
@@ -48,6 +49,7 @@ class LintRequest:
     ignore: str | None = None
     fail_on: str | None = None
     fix: bool = False
+    diff: bool = False  # --diff: the fixes as a unified diff, nothing written
     config_file: str | None = None
     baseline: str | None = None
     write_baseline: str | None = None
@@ -147,7 +149,7 @@ def _load(request: LintRequest, exclude: Sequence[str]) -> LoadResult:
 
 
 def _load_live(request: LintRequest) -> LoadResult:
-    if request.fix:
+    if request.fix or request.diff:
         raise CliError("--fix edits files; a live server's tools live in its code (lint a saved snapshot to fix one)")
     from ..mcp.live import LiveServerError, load_server, load_url  # the SDK is imported only for live servers
 
@@ -164,11 +166,25 @@ def _load_live(request: LintRequest) -> LoadResult:
         raise CliError(str(exc)) from None
 
 
-def _reload_after_fix(request: LintRequest, first: LoadResult, exclude: Sequence[str]) -> LoadResult:
-    """Read the files again; standard input cannot be re-read, so its tools are kept as they were."""
+def _reload_after_fix(request: LintRequest, first: LoadResult, exclude: Sequence[str],
+                      texts: dict[str, str] | None = None) -> LoadResult:
+    """Read the files again (those in `texts` from there); standard input cannot be re-read, so its tools
+    are kept as they were."""
     on_disk = tuple(p for p in request.paths if p != "-")
     fmt = None if request.input_format == "auto" else request.input_format
     loaded = load_paths(list(on_disk), fmt, exclude=exclude) if on_disk else LoadResult()
+    if texts:
+        loaded.tools = [t for t in loaded.tools if t.origin.file not in texts]
+        loaded.unreadable = [u for u in loaded.unreadable if u.file not in texts]
+        loaded.fixtures = [f for f in loaded.fixtures if f.origin.file not in texts]
+        loaded.duplicate_keys = [d for d in loaded.duplicate_keys if d.file not in texts]
+        for file, text in texts.items():
+            again = load_file_text(text, file, Path(file), fmt)
+            loaded.tools.extend(again.tools)
+            loaded.unreadable.extend(again.unreadable)
+            loaded.fixtures.extend(again.fixtures)
+            loaded.duplicate_keys.extend(again.duplicate_keys)
+            loaded.documents.update(again.documents)
     if "-" in request.paths:
         loaded.tools.extend(t for t in first.tools if t.origin.file == "-")
         loaded.unreadable.extend(u for u in first.unreadable if u.file == "-")
@@ -186,19 +202,31 @@ def _merge_fixes(total: FixSummary, one: FixSummary) -> None:
 def _fix(request: LintRequest, loaded: LoadResult, report: LintReport, config: LintConfig,
          progress: Progress | None) -> tuple[LoadResult, LintReport, FixSummary]:
     total = FixSummary()
+    texts: dict[str, str] | None = {} if request.diff else None
     for _ in range(MAX_FIX_PASSES):
-        one = fix_pass(report.diagnostics, loaded.tools)
+        one = fix_pass(report.diagnostics, loaded.tools, texts)
         _merge_fixes(total, one)
         if not one.files_changed:
             break
-        loaded = _reload_after_fix(request, loaded, config.exclude)
+        loaded = _reload_after_fix(request, loaded, config.exclude, texts)
         report = lint_loaded_result(loaded, config, progress)
     remaining = [d for d in report.diagnostics
                  if d.fix is not None and d.fix.safe and d.fix.edits and can_write_back(d.file)]
     reported = {id(s.diagnostic) for s in total.skipped}
     total.skipped.extend(SkippedFix(d, f"still present after {MAX_FIX_PASSES} passes of --fix")
                          for d in remaining if id(d) not in reported and any(d.file == f for f in total.files_changed))
+    if texts is not None:
+        total.diff = "".join(_diff_of(file, text, request.cwd) for file, text in texts.items())
     return loaded, report, total
+
+
+def _diff_of(file: str, text: str, cwd: str) -> str:
+    try:
+        before = Path(file).read_bytes().decode("utf-8")
+    except (OSError, UnicodeDecodeError):
+        return ""
+    name = os.path.relpath(file, cwd) if os.path.isabs(file) else os.path.normpath(file)
+    return unified_diff(before, text, Path(name).as_posix())
 
 
 # --------------------------------------------------------------------------- baselines
@@ -302,7 +330,7 @@ def run_lint(request: LintRequest, progress: Progress | None = None) -> tuple[Li
         report.diagnostics.extend(duplicate_key_warnings(loaded.duplicate_keys, loaded.tools, config))
         sort_diagnostics(report.diagnostics)
     fixes = None
-    if request.fix:
+    if request.fix or request.diff:
         loaded, report, fixes = _fix(request, loaded, report, config, progress)
     hidden = 0
     baseline_dir = None

@@ -51,10 +51,15 @@ class TextStyle:
         return ("\ufeff" if self.bom else "") + text
 
 
+def _escapes_non_ascii(body: str) -> bool:
+    """Whether the text writes non-ASCII characters as \\u escapes (and never as themselves)."""
+    return bool(_NON_ASCII_ESCAPE.search(body)) and all(ord(ch) < 128 for ch in body)
+
+
 def json_dump_like(value: Any, original: str) -> str:
     """`value` as JSON in the layout of `original` (indent, separators, escaping)."""
     body = original.strip().lstrip("\ufeff")
-    ensure_ascii = bool(_NON_ASCII_ESCAPE.search(body)) and all(ord(ch) < 128 for ch in body)
+    ensure_ascii = _escapes_non_ascii(body)
     if "\n" in body:
         match = _INDENTED_LINE.search(body)
         indent: Any = 0
@@ -130,10 +135,159 @@ def _fix_yaml(text: str, diagnostics: Sequence[Diagnostic]) -> tuple[str, FixOut
     return (head.group() if head else "") + stream.getvalue(), outcome
 
 
+# --------------------------------------------------------------------------- JSON: splice, do not rewrite
+
+_WHITESPACE = re.compile(r"[ \t\n\r]*")
+_SCALAR = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null")
+_scan_string = json.decoder.scanstring  # type: ignore[attr-defined]
+
+
+@dataclass
+class _Span:
+    """Where one value of well-formed JSON text is: [start, end), and for a container its members."""
+
+    start: int
+    end: int
+    members: list[tuple[str, int, _Span]] = field(default_factory=list)  # (key, key start, value) of an object
+    items: list[_Span] = field(default_factory=list)  # of an array
+
+
+def _span(text: str, at: int) -> _Span:
+    """The span of the value starting at `at` (after whitespace); the text has parsed, so it is well formed."""
+    start = _WHITESPACE.match(text, at).end()  # type: ignore[union-attr]
+    opener = text[start]
+    if opener == '"':
+        return _Span(start, _scan_string(text, start + 1)[1])
+    if opener not in "{[":
+        match = _SCALAR.match(text, start)
+        assert match is not None
+        return _Span(start, match.end())
+    span = _Span(start, start)
+    position = _WHITESPACE.match(text, start + 1).end()  # type: ignore[union-attr]
+    closer = "}" if opener == "{" else "]"
+    while text[position] != closer:
+        if opener == "{":
+            key, after = _scan_string(text, position + 1)
+            colon = _WHITESPACE.match(text, after).end()  # type: ignore[union-attr]
+            value = _span(text, colon + 1)
+            span.members.append((key, position, value))
+        else:
+            value = _span(text, position)
+            span.items.append(value)
+        position = _WHITESPACE.match(text, value.end).end()  # type: ignore[union-attr]
+        if text[position] == ",":
+            position = _WHITESPACE.match(text, position + 1).end()  # type: ignore[union-attr]
+    span.end = position + 1
+    return span
+
+
+def _line_indent(text: str, offset: int) -> str:
+    line_start = text.rfind("\n", 0, offset) + 1
+    return text[line_start:_WHITESPACE.match(text, line_start).end()].replace("\n", "").replace("\r", "")  # type: ignore[union-attr]
+
+
+def _dump_at(value: Any, text: str, offset: int, inline: bool) -> str:
+    """`value` written as the file writes values: on one line where it goes into one line, else indented
+    for the line it goes on."""
+    if inline:
+        compact = _compact(text)
+        return json.dumps(value, separators=(",", ":") if compact else (", ", ": "), allow_nan=False,
+                          ensure_ascii=_escapes_non_ascii(text))
+    dumped = json_dump_like(value, text)
+    return dumped.replace("\n", "\n" + _line_indent(text, offset)) if "\n" in dumped else dumped
+
+
+def _splices(old: Any, new: Any, span: _Span, text: str, out: list[tuple[int, int, str]]) -> None:
+    """The smallest text replacements that turn `old` (written at `span`) into `new`."""
+    if type(old) is type(new) and old == new:
+        return
+    if isinstance(old, dict) and isinstance(new, dict):
+        members = {key: (key_start, value) for key, key_start, value in span.members}
+        kept = [key for key in old if key in new]
+        if len(members) != len(span.members) or not kept and old:  # a repeated key; every member replaced
+            out.append((span.start, span.end, _dump_at(new, text, span.start, _one_line(text, span))))
+            return
+        for key in kept:
+            _splices(old[key], new[key], members[key][1], text, out)
+        gone = [key for key in old if key not in new]
+        for key in gone:
+            out.append(_removal(text, span, list(members).index(key)))
+        added = [key for key in new if key not in old]
+        if added:
+            out.append(_insertion(text, span, [(key, new[key]) for key in added]))
+        return
+    if isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
+        for before, after, item in zip(old, new, span.items, strict=True):
+            _splices(before, after, item, text, out)
+        return
+    out.append((span.start, span.end, _dump_at(new, text, span.start, _one_line(text, span))))
+
+
+def _one_line(text: str, span: _Span) -> bool:
+    return "\n" not in text[span.start:span.end]
+
+
+def _removal(text: str, span: _Span, index: int) -> tuple[int, int, str]:
+    """Cut member `index` of an object with the comma that joins it to a neighbour."""
+    _, key_start, value = span.members[index]
+    if index + 1 < len(span.members):
+        return key_start, span.members[index + 1][1], ""
+    if index > 0:
+        return span.members[index - 1][2].end, value.end, ""
+    return span.start + 1, span.end - 1, ""
+
+
+def _insertion(text: str, span: _Span, added: list[tuple[str, Any]]) -> tuple[int, int, str]:
+    """New members written after the object's last one (or into the empty object), in its own layout."""
+    compact = _compact(text)
+    separator = ":" if compact else ": "
+    inline = _one_line(text, span)
+    if not span.members:
+        written = ("," if compact else ", ").join(_member(key, value, separator, text, span.start, inline)
+                                                  for key, value in added)
+        return span.start + 1, span.end - 1, written
+    _, last_start, last_value = span.members[-1]
+    written_separator = text[_scan_string(text, last_start + 1)[1]:last_value.start]  # as the last member has it
+    if "\n" not in written_separator:
+        separator = written_separator
+    joiner = ("," if compact else ", ") if inline else ",\n" + _line_indent(text, last_start)
+    written = "".join(joiner + _member(key, value, separator, text, last_start, inline) for key, value in added)
+    return last_value.end, last_value.end, written
+
+
+def _member(key: str, value: Any, separator: str, text: str, offset: int, inline: bool) -> str:
+    return json.dumps(key, ensure_ascii=_escapes_non_ascii(text)) + separator + _dump_at(value, text, offset, inline)
+
+
+def _compact(text: str) -> bool:
+    return re.search(r'"\s*:\s', text) is None and '":' in text
+
+
+def splice_json(text: str, old: Any, new: Any) -> str:
+    """`text` (the JSON of `old`) changed to hold `new`, touching only the values that differ.
+
+    Everything else keeps its bytes: compact objects stay on their line, indentation
+    and key order stay.  Whatever the splicing cannot match is written whole.
+    """
+    offset = len(text) - len(text.lstrip("\ufeff"))
+    body = text[offset:]
+    out: list[tuple[int, int, str]] = []
+    _splices(old, new, _span(body, 0), body, out)
+    for start, end, replacement in sorted(out, reverse=True):
+        body = body[:start] + replacement + body[end:]
+    try:
+        if json.loads(body) == new:
+            return text[:offset] + body
+    except ValueError:
+        pass
+    return text[:offset] + json_dump_like(new, text)  # the splice went wrong somewhere: write it whole
+
+
 def _fix_json(text: str, diagnostics: Sequence[Diagnostic]) -> tuple[str, FixOutcome]:
     document = json.loads(text.lstrip("\ufeff"))
+    original = json.loads(text.lstrip("\ufeff"))
     outcome = apply_fixes(document, diagnostics)
-    return json_dump_like(document, text), outcome
+    return splice_json(text.lstrip("\ufeff"), original, document), outcome
 
 
 def _fix_jsonl(text: str, diagnostics: Sequence[Diagnostic]) -> tuple[str, list[SkippedFix], list[Diagnostic]]:
@@ -151,7 +305,7 @@ def _fix_jsonl(text: str, diagnostics: Sequence[Diagnostic]) -> tuple[str, list[
         record = json.loads(raw)
         outcome = apply_fixes(record, group)
         if outcome.applied:  # an untouched record keeps its exact bytes
-            lines[number - 1] = json_dump_like(record, raw) + ending
+            lines[number - 1] = splice_json(raw[:len(raw) - len(ending)], json.loads(raw), record) + ending
         outcomes.append((outcome.skipped, outcome.applied))
     skipped = [s for pair in outcomes for s in pair[0]]
     applied = [d for pair in outcomes for d in pair[1]]

@@ -22,6 +22,7 @@ class FixSummary:
     skipped: list[SkippedFix] = field(default_factory=list)
     files_changed: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # e.g. "standard input is never written back"
+    diff: str | None = None  # --diff: what --fix would write, as a unified diff (nothing was written)
 
 
 @dataclass
