@@ -86,7 +86,11 @@ def snapshot(server: str | None, url: str | None, headers: tuple[tuple[str, str]
         output.write_text(json.dumps(document, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
     except OSError as exc:
         raise SnapshotError(f"{output}: cannot write: {exc.strerror or exc}") from None
-    click.echo(f"toolclause: snapshot: wrote {output} ({len(document.get('tools', []))} tools)", err=True)
+    click.echo(f"toolclause: snapshot: wrote {output} ({_tools(len(document.get('tools', [])))})", err=True)
+
+
+def _tools(count: int) -> str:
+    return f"{count} tool{'' if count == 1 else 's'}"
 
 
 __all__ = ["SERVER_PREFIX", "URL_PREFIX", "live_side", "snapshot", "take_snapshot"]

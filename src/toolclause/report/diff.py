@@ -9,6 +9,7 @@ import click
 
 from ..diffing import DiffReport, changes_by_tool
 from ..diffing.model import Impact
+from .base import plural
 
 if TYPE_CHECKING:
     from ..diffing import Change
@@ -39,7 +40,7 @@ def render_text(report: DiffReport, color: bool) -> str:
         lines.append(f"unreadable: {problem.file}{problem.pointer}: {problem.message}")
     counts = report.summary()
     lines.append(", ".join(f"{n} {label}" for label, n in counts.items())
-                 + f" ({report.tools_old} tools before, {report.tools_new} after)")
+                 + f" ({plural(report.tools_old, 'tool')} before, {report.tools_new} after)")
     return "\n".join(lines) + "\n"
 
 

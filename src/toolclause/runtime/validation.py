@@ -180,7 +180,10 @@ def _no_alternative(f: _Failure) -> Iterable[dict[str, Any]]:
 
 def _past_limit(f: _Failure) -> Iterable[dict[str, Any]]:
     attribute, template = _LIMITS[type(f.kind)]
-    yield _record(f.path, f.problem, expected=template.format(limit=getattr(f.kind, attribute, None)))
+    limit = getattr(f.kind, attribute, None)
+    one = limit == 1
+    yield _record(f.path, f.problem, expected=template.format(limit=limit, s="" if one else "s",
+                                                              ies="y" if one else "ies"))
 
 
 def _no_match(f: _Failure) -> Iterable[dict[str, Any]]:
@@ -198,12 +201,12 @@ _LIMITS = {
     _K.ExclusiveMinimum: ("limit", "a number > {limit}"),
     _K.ExclusiveMaximum: ("limit", "a number < {limit}"),
     _K.MultipleOf: ("multiple_of", "a multiple of {limit}"),
-    _K.MinLength: ("limit", "at least {limit} characters"),
-    _K.MaxLength: ("limit", "at most {limit} characters"),
-    _K.MinItems: ("limit", "at least {limit} items"),
-    _K.MaxItems: ("limit", "at most {limit} items"),
-    _K.MinProperties: ("limit", "at least {limit} properties"),
-    _K.MaxProperties: ("limit", "at most {limit} properties"),
+    _K.MinLength: ("limit", "at least {limit} character{s}"),
+    _K.MaxLength: ("limit", "at most {limit} character{s}"),
+    _K.MinItems: ("limit", "at least {limit} item{s}"),
+    _K.MaxItems: ("limit", "at most {limit} item{s}"),
+    _K.MinProperties: ("limit", "at least {limit} propert{ies}"),
+    _K.MaxProperties: ("limit", "at most {limit} propert{ies}"),
 }
 # how each kind of validator error becomes records; the rest say what was expected in fixed words
 _EXPLAIN = {

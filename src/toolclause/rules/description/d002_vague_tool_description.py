@@ -87,7 +87,8 @@ class VagueToolDescription(Rule):
         restated = restated_words(text, tool.name) if isinstance(tool.name, str) else None
         if not restated and length >= minimum:
             return  # the common case: nothing to report, so no message or fix is built
-        measured = f"{length:g} characters" + (f" (Hangul/Han weigh {DENSE_WEIGHT:g})" if length != len(text) else "")
+        measured = f"{length:g} character{'' if length == 1 else 's'}" + (
+            f" (Hangul/Han weigh {DENSE_WEIGHT:g})" if length != len(text) else "")
         fix = Fix("say what the tool acts on, when to call it (and when not), and what it returns", safe=False)
         if restated:
             shown = ", ".join(f"'{w}'" for w in restated)
