@@ -139,7 +139,7 @@ jobs:
         with:
           python-version: "3.12"
       - name: Install toolclause
-        run: pip install toolclause
+        run: pip install "toolclause @ git+https://github.com/toolclause/toolclause@v0.1.0"
       - name: Lint the contracts
         run: toolclause lint CONTRACTS/ --format sarif -o toolclause.sarif
       - name: Upload the findings to code scanning
