@@ -23,9 +23,9 @@ import sys
 import tempfile
 import time
 import unicodedata
-from collections.abc import AsyncIterator, Callable, Iterator, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping
 from contextlib import AbstractAsyncContextManager, asynccontextmanager, contextmanager
-from typing import IO, Any
+from typing import IO, Any, TypeVar, cast
 
 import anyio
 import mcp_types as types
@@ -43,6 +43,9 @@ MAX_WIDGET_READS = 50
 MAX_MESSAGE_CHARS = 600  # an error line quotes the server; what it sent is cut here
 _SDK_LOGGERS = ("mcp", "httpx", "httpx2", "httpcore")
 
+T = TypeVar("T")
+Work = Callable[[ClientSession, list[str]], Awaitable[T]]  # what to do on a session: (session, phase) → outcome
+
 
 class LiveServerError(Exception):
     """A live server could not be listed; the message is one line naming it."""
@@ -56,16 +59,7 @@ class ListingTooLarge(LiveServerError):
 
 def snapshot_server(command: str, timeout: float = DEFAULT_TIMEOUT, cwd: str | None = None) -> dict[str, Any]:
     """Start `command` (a command line) as a stdio MCP server and return its snapshot document."""
-    try:
-        argv = shlex.split(command)
-    except ValueError as exc:
-        raise LiveServerError(f"--server {command!r}: cannot split the command line: {exc}") from None
-    if not argv:
-        raise LiveServerError("--server: the command is empty")
-    label = f"server '{command}'"
-    with tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") as errlog, _reaping():
-        params = StdioServerParameters(command=argv[0], args=argv[1:], env=dict(os.environ), cwd=cwd)
-        return _run(lambda: stdio_client(params, errlog=errlog), label, timeout, errlog, argv[0])
+    return run_server(command, _list_everything, timeout, cwd)
 
 
 def snapshot_url(url: str, timeout: float = DEFAULT_TIMEOUT,
@@ -75,6 +69,28 @@ def snapshot_url(url: str, timeout: float = DEFAULT_TIMEOUT,
     `headers` go with every request (`{"Authorization": "Bearer …"}` for a hosted
     server); their values never appear in an error message.
     """
+    return run_url(url, _list_everything, timeout, headers)
+
+
+def run_server(command: str, work: Work[T], timeout: float | None = DEFAULT_TIMEOUT, cwd: str | None = None) -> T:
+    """Start `command` as a stdio MCP server, run `work(session, phase)` on an initialized-to-be session
+    (`work` calls `session.initialize()`; `phase[0]` names what it asks, for the error line) and stop
+    the server.  `timeout` bounds the whole run (None: no bound; `work` bounds its own requests)."""
+    try:
+        argv = shlex.split(command)
+    except ValueError as exc:
+        raise LiveServerError(f"--server {command!r}: cannot split the command line: {exc}") from None
+    if not argv:
+        raise LiveServerError("--server: the command is empty")
+    label = f"server '{command}'"
+    with tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") as errlog, _reaping():
+        params = StdioServerParameters(command=argv[0], args=argv[1:], env=dict(os.environ), cwd=cwd)
+        return _run(lambda: stdio_client(params, errlog=errlog), label, timeout, errlog, argv[0], work=work)
+
+
+def run_url(url: str, work: Work[T], timeout: float | None = DEFAULT_TIMEOUT,
+            headers: Mapping[str, str] | None = None) -> T:
+    """`run_server` for a Streamable HTTP MCP server at `url`."""
     if not url.startswith(("http://", "https://")):
         raise LiveServerError(f"--url {url!r}: give an http:// or https:// URL (e.g. http://localhost:8000/mcp)")
     status = _HttpStatus(bool(headers))
@@ -90,7 +106,7 @@ def snapshot_url(url: str, timeout: float = DEFAULT_TIMEOUT,
         async with client, streamable_http_client(url, http_client=client) as streams:
             yield streams
 
-    return _run(connect, f"server {url}", timeout, None, None, status)
+    return _run(connect, f"server {url}", timeout, None, None, status, work=work)
 
 
 def load_server(command: str, timeout: float = DEFAULT_TIMEOUT, cwd: str | None = None) -> LoadResult:
@@ -140,19 +156,19 @@ def _contracts(snapshot: dict[str, Any], file: str) -> LoadResult:
 
 # --------------------------------------------------------------------------- the session
 
-def _run(connect: Callable[[], AbstractAsyncContextManager[Any]], label: str, timeout: float,
-         errlog: IO[str] | None, program: str | None, status: _HttpStatus | None = None) -> dict[str, Any]:
+def _run(connect: Callable[[], AbstractAsyncContextManager[Any]], label: str, timeout: float | None,
+         errlog: IO[str] | None, program: str | None, status: _HttpStatus | None = None, *, work: Work[T]) -> T:
     with _quiet_sdk():
         try:
-            return anyio.run(_snapshot, connect, label, timeout, errlog, program, status)
+            return anyio.run(_session, connect, label, timeout, errlog, program, status, work)
         except LiveServerError as exc:
             # the message quotes what the server sent (its error text, stderr, stdout): printed
             # raw, escape sequences would clear the terminal or forge lines of the report
             raise type(exc)(printable(str(exc), MAX_MESSAGE_CHARS)) from None
 
 
-async def _snapshot(connect: Callable[[], AbstractAsyncContextManager[Any]], label: str, timeout: float,
-                    errlog: IO[str] | None, program: str | None, status: _HttpStatus | None) -> dict[str, Any]:
+async def _session(connect: Callable[[], AbstractAsyncContextManager[Any]], label: str, timeout: float | None,
+                   errlog: IO[str] | None, program: str | None, status: _HttpStatus | None, work: Work[T]) -> T:
     phase = ["start"]  # what the server was asked last, for the error message
     garbage: list[str] = []
     scope = anyio.CancelScope()
@@ -163,12 +179,14 @@ async def _snapshot(connect: Callable[[], AbstractAsyncContextManager[Any]], lab
             garbage.append(_unparsed_text(message))
             scope.cancel()
 
-    snapshot: dict[str, Any] | None = None
+    done = False
+    outcome: Any = None
     try:
         with anyio.fail_after(timeout), scope:
             async with connect() as (read, write):
                 async with ClientSession(read, write, message_handler=on_message) as session:
-                    snapshot = await _list_everything(session, phase)
+                    outcome = await work(session, phase)
+                    done = True
     except Exception as exc:  # noqa: BLE001 - every failure becomes one line naming the server
         if isinstance(_innermost(exc), ListingTooLarge):
             raise ListingTooLarge(f"{label}: {_innermost(exc)}") from None
@@ -178,16 +196,21 @@ async def _snapshot(connect: Callable[[], AbstractAsyncContextManager[Any]], lab
         raise LiveServerError(refused or _explain(_innermost(exc), label, phase[0], timeout, errlog, program)) from None
     if garbage:
         raise LiveServerError(_garbage_message(label, garbage[0]))
-    if snapshot is None:  # pragma: no cover - the scope is only cancelled with garbage recorded
-        raise LiveServerError(f"{label} stopped before listing its tools")
-    return snapshot
+    if not done:  # pragma: no cover - the scope is only cancelled with garbage recorded
+        raise LiveServerError(f"{label} stopped before it answered {phase[0]}")
+    return cast(T, outcome)
 
 
-async def _list_everything(session: ClientSession, phase: list[str]) -> dict[str, Any]:
+async def list_tools(session: ClientSession, phase: list[str]) -> tuple[Any, list[dict[str, Any]]]:
+    """initialize, then every page of tools/list: the server's InitializeResult and its tools (wire dicts)."""
     phase[0] = "initialize"
     initialized = await session.initialize()
     phase[0] = "tools/list"
-    tools = [_wire(t) for t in await _all_pages(session.list_tools, "tools", phase)]
+    return initialized, [_wire(t) for t in await _all_pages(session.list_tools, "tools", phase)]
+
+
+async def _list_everything(session: ClientSession, phase: list[str]) -> dict[str, Any]:
+    initialized, tools = await list_tools(session, phase)
     snapshot: dict[str, Any] = {"tools": tools}
     if isinstance(initialized.instructions, str):
         snapshot["instructions"] = initialized.instructions  # the model reads it too (X007 does)
@@ -351,14 +374,15 @@ def _innermost(exc: BaseException) -> BaseException:
     return exc
 
 
-def _explain(exc: BaseException, label: str, phase: str, timeout: float, errlog: IO[str] | None,
+def _explain(exc: BaseException, label: str, phase: str, timeout: float | None, errlog: IO[str] | None,
              program: str | None) -> str:
     if isinstance(exc, LiveServerError):
         return f"{label}: {exc}"
     stderr = _stderr_tail(errlog)
     if isinstance(exc, TimeoutError):
         asked = "started" if phase == "start" else f"answered {phase}"
-        return f"{label} had not {asked} after {timeout:g} s (raise --timeout if it is just slow){stderr}"
+        waited = f" after {timeout:g} s" if timeout is not None else " in time"
+        return f"{label} had not {asked}{waited} (raise --timeout if it is just slow){stderr}"
     if isinstance(exc, FileNotFoundError) and phase == "start" and program is not None:
         return f"{label}: cannot start {program!r}: no such command (is it installed and on PATH?)"
     if isinstance(exc, PermissionError) and phase == "start" and program is not None:
@@ -435,5 +459,5 @@ def _quiet_sdk() -> Iterator[None]:
             logger.setLevel(level)
 
 
-__all__ = ["DEFAULT_TIMEOUT", "ListingTooLarge", "LiveServerError", "load_server", "load_url", "snapshot_server",
-           "snapshot_url"]
+__all__ = ["DEFAULT_TIMEOUT", "ListingTooLarge", "LiveServerError", "Work", "list_tools", "load_server", "load_url",
+           "printable", "run_server", "run_url", "snapshot_server", "snapshot_url"]

@@ -180,7 +180,7 @@ def generate(schema: Mapping[str, Any], count: int, seed: int) -> list[Any]:
     return found
 
 
-def _short(value: Any, limit: int = 300) -> str:
+def shorten(value: Any, limit: int = 300) -> str:
     try:
         text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, sort_keys=True)
     except (TypeError, ValueError):
@@ -244,7 +244,7 @@ class _Fuzzer:
                 problems.append(("error-as-success", "returned an error as a successful result: it caught an "
                                                      "exception and returned it; raise ToolError instead so the "
                                                      "model gets a structured, retryable-or-not error"))
-            leaked = leaks_in(_short(result.data, 4000))
+            leaked = leaks_in(shorten(result.data, 4000))
             if leaked and leaked not in sent:
                 problems.append(("leak", f"the result carries internals ({leaked!r})"))
         return problems
@@ -306,7 +306,7 @@ def _mistake_problems(fuzzer: _Fuzzer, mistake: Mistake, result: Any) -> list[tu
 # --------------------------------------------------------------------------- the run
 
 @contextmanager
-def _scratch_hypothesis_home() -> Iterator[None]:
+def scratch_hypothesis_home() -> Iterator[None]:
     """Hypothesis keeps caches in ./.hypothesis; a fuzz run leaves nothing in the user's folder."""
     from hypothesis import configuration
 
@@ -331,7 +331,7 @@ def fuzz_toolbox(box: Any, *, examples: int = 25, seed: int = 0, tools: Iterable
     box.executor = watch
     fuzzer = _Fuzzer(box, watch)
     try:
-        with quiet_runtime(), _scratch_hypothesis_home():
+        with quiet_runtime(), scratch_hypothesis_home():
             for done, name in enumerate(names):
                 if progress is not None:
                     progress(done, len(names), name)
@@ -343,26 +343,32 @@ def fuzz_toolbox(box: Any, *, examples: int = 25, seed: int = 0, tools: Iterable
     return report
 
 
-def _fuzz_tool(fuzzer: _Fuzzer, name: str, examples: int, seed: int) -> ToolFuzz:
-    contract = fuzzer.box.contract(name)
-    schema = contract.input_schema if isinstance(contract.input_schema, dict) else {"type": "object"}
+@dataclass(frozen=True, slots=True)
+class Planned:
+    """One call to make: a valid one (`mistake` None) or a mistake made of a valid one."""
+
+    kind: str
+    arguments: Any              # a dict, or JSON text (the whole call double-encoded)
+    mistake: Mistake | None = None
+
+
+def plan_calls(name: str, schema: Any, examples: int, seed: int) -> tuple[ToolFuzz, list[Planned]]:
+    """The calls to make on one tool, valid ones first, and its (empty) record: the mistakes its schema
+    itself accepts are counted as skipped there, and a schema that cannot be fuzzed is noted."""
+    schema = schema if isinstance(schema, dict) else {"type": "object"}
     out = ToolFuzz(name, seed, {kind: KindStats() for kind in (VALID, *KINDS)})
     try:
         validator = compile_schema(schema, ARGUMENTS)
     except COMPILE_ERRORS as exc:
         out.note = f"the input schema cannot be compiled: {str(exc).splitlines()[0][:200]}"
-        return out
+        return out, []
     try:
         generated = generate(_declared_only(schema), examples, seed)
     except Exception as exc:  # noqa: BLE001 - hypothesis-jsonschema refuses some schemas; say so, go on
         generated = []
         out.note = f"no valid arguments could be generated: {type(exc).__name__}: {str(exc).splitlines()[0][:200]}"
     valid = [v for v in generated if isinstance(v, dict) and _is_valid(validator, v)]
-    number = 0
-    for arguments in valid:
-        number += 1
-        sent = json.dumps(arguments, ensure_ascii=False)
-        _record(out, VALID, sent, _valid_problems(fuzzer, fuzzer.call(name, arguments, number), sent))
+    calls = [Planned(VALID, arguments) for arguments in valid]
     rng = random.Random(seed)
     bases = sorted({json.dumps(v, sort_keys=True): v for v in valid}.values(), key=lambda v: -len(v))[:BASES]
     rng.shuffle(bases)
@@ -371,9 +377,19 @@ def _fuzz_tool(fuzzer: _Fuzzer, name: str, examples: int, seed: int) -> ToolFuzz
             if mistake.refuse and not mistake.needs_open and _is_valid(validator, _decoded(mistake.arguments)):
                 out.kinds[mistake.kind].skipped += 1
                 continue
-            number += 1
-            result = fuzzer.call(name, mistake.arguments, number)
-            _record(out, mistake.kind, _short(mistake.arguments), _mistake_problems(fuzzer, mistake, result))
+            calls.append(Planned(mistake.kind, mistake.arguments, mistake))
+    return out, calls
+
+
+def _fuzz_tool(fuzzer: _Fuzzer, name: str, examples: int, seed: int) -> ToolFuzz:
+    out, calls = plan_calls(name, fuzzer.box.contract(name).input_schema, examples, seed)
+    for number, planned in enumerate(calls, 1):
+        result = fuzzer.call(name, planned.arguments, number)
+        if planned.mistake is None:
+            sent = json.dumps(planned.arguments, ensure_ascii=False)
+            record(out, VALID, sent, _valid_problems(fuzzer, result, sent))
+        else:
+            record(out, planned.kind, shorten(planned.arguments), _mistake_problems(fuzzer, planned.mistake, result))
     return out
 
 
@@ -393,12 +409,13 @@ def _is_valid(validator: Any, value: Any) -> bool:
         return False
 
 
-def _record(out: ToolFuzz, kind: str, arguments: str, problems: list[tuple[str, str]]) -> None:
+def record(out: ToolFuzz, kind: str, arguments: str, problems: list[tuple[str, str]]) -> None:
     stats = out.kinds[kind]
     stats.sent += 1
     if problems:
         stats.failed += 1
-        out.findings += [Finding(out.tool, kind, check, message, _short(arguments)) for check, message in problems]
+        out.findings += [Finding(out.tool, kind, check, message, shorten(arguments)) for check, message in problems]
 
 
-__all__ = ["Finding", "FuzzReport", "KindStats", "ToolFuzz", "error_like", "fuzz_toolbox", "generate", "leaks_in"]
+__all__ = ["Finding", "FuzzReport", "KindStats", "Planned", "ToolFuzz", "error_like", "fuzz_toolbox", "generate",
+           "leaks_in", "plan_calls", "record", "scratch_hypothesis_home", "shorten", "tool_seed"]
