@@ -1,4 +1,4 @@
-"""Tool routing on the BFCL pool: recall@k and latency of `toolclause.workflow.routing` beside plain BM25.
+"""Tool routing on the BFCL pool: recall@k and latency of `toolclause.routing` beside plain BM25.
 
 Indexes every tool of ../shared/corpora/bfcl/tools.jsonl (2,057 names; definitions that
 share a name are one entry), routes every request of queries.jsonl against the whole
@@ -26,7 +26,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from toolclause import load
-from toolclause.workflow.routing import Router
+from toolclause.routing import Router
 
 KS = (1, 3, 5, 10)
 NONE_BELOW = 6.0  # a best score under this routes to nothing (min_score)

@@ -25,6 +25,7 @@ LAYERS: list[tuple[str, frozenset[str]]] = [
     ("model", frozenset({"model"})),            # frozen data, no I/O
     ("loading", frozenset({"loading"})),        # bytes, files → contracts with a source map
     ("schema", frozenset({"schema"})),          # JSON Schema walking, meta-validation, normalisation
+    ("routing", frozenset({"routing"})),        # tool routing: the few tools that fit a request (Toolbox.select)
     ("rules", frozenset({"rules"})),            # one file per rule
     ("linting", frozenset({"linting"})),        # engine, configuration, fixes, baselines
     ("exporting", frozenset({"exporting"})),    # one module per target

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Literal
 
 import pytest
 from click.testing import CliRunner
 
-from toolclause import load
+from toolclause import Toolbox, load
 from toolclause.cli.main import cli
-from toolclause.workflow.routing import Router, route, terms
+from toolclause.routing import Router, route, terms
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "bfcl"
@@ -76,3 +77,32 @@ def test_recall_at_5_on_a_slice_of_bfcl_beats_the_target():
     recall = sum(len(set(q["answer_functions"]) & set(router.select(q["question"], 5))) / len(q["answer_functions"])
                  for q in answered) / len(answered)
     assert recall >= 0.85
+
+
+def test_a_toolbox_selects_its_own_tools_and_sees_tools_added_later():
+    box = Toolbox(store="memory://")
+
+    @box.tool(read_only=True)
+    def search_restaurants(query: str, location: str, price: Literal["low", "medium", "high"] | None = None) -> dict:
+        """Find restaurants by food and area (e.g. pizza near Gangnam), optionally at one price level."""
+        return {}
+
+    @box.tool(read_only=True)
+    def get_weather(city: str, unit: Literal["celsius", "fahrenheit"] = "celsius") -> dict:
+        """Current weather for a city: temperature and conditions."""
+        return {}
+
+    assert box.select("강남역 근처 피자집 찾아줘", k=8)[0] == "search_restaurants"
+    assert box.select("what's the weather in Seoul", k=1) == ["get_weather"]
+    assert box.select("refund my duplicate order") == []
+    assert box.select("refund my duplicate order", min_score=0.0) == route(box.contracts, "refund my duplicate order")
+
+    @box.tool(idempotency="key")
+    def create_refund(order_id: str, reason: str) -> dict:
+        """Refund an order that was charged twice or not delivered; returns the refund id."""
+        return {}
+
+    assert box.select("refund my duplicate order", k=1) == ["create_refund"]
+    assert box.select("주문 환불해 주세요", k=8)[0] == "create_refund"
+    assert box.select("what is the capital of France") == []
+    assert box.select("find pizza", k=8, min_score=1000.0) == []

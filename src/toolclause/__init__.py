@@ -23,13 +23,13 @@ if typing.TYPE_CHECKING:
     from .linting.engine import LintReport
     from .loading import load
     from .model import Diagnostic, Severity, ToolContract
+    from .routing import route
     from .runtime import Result, Toolbox, ToolError, ToolRegistrationError
-    from .workflow.routing import route
 
 # each public name → the module it is imported from (keep in step with the imports above)
 _HOMES: dict[str, str] = {
     "Toolbox": ".runtime", "ToolError": ".runtime", "Result": ".runtime", "ToolRegistrationError": ".runtime",
-    "load": ".loading", "lint": "._api", "export": ".exporting", "diff": "._api", "route": ".workflow.routing",
+    "load": ".loading", "lint": "._api", "export": ".exporting", "diff": "._api", "route": ".routing",
     # the data the functions take and return
     "Diagnostic": ".model", "Severity": ".model", "ToolContract": ".model",
     "LintConfig": ".linting.config", "LintReport": ".linting.engine",

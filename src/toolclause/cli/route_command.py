@@ -26,7 +26,7 @@ class RouteError(click.ClickException):
 def route(tools: str, request: str, k: int, min_score: float, output_format: str) -> None:
     """Rank the tools in TOOLS (a file or folder of contracts) for REQUEST; print `none` when nothing fits."""
     from ..loading import load_paths
-    from ..workflow.routing import Router
+    from ..routing import Router
 
     loaded = load_paths([tools])
     if not loaded.tools:

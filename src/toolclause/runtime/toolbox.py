@@ -36,6 +36,7 @@ from .registration import LINT_MODES, BoundTool, annotations_for, from_contract,
 from .registry import ExportedDocument, ExportedTools, ToolRegistry, exported
 
 if TYPE_CHECKING:
+    from ..routing import Router
     from .adapters.specs import ToolSpec
 
 
@@ -91,6 +92,7 @@ class Toolbox(Gate):
         self.replay_cache = replay_cache
         self._confirmation_settings = (confirmation_secret, development, confirmation_ttl)
         self._opened: Store | None = None
+        self._router: tuple[Any, Router] | None = None  # select()'s index, and the tools it was built from
         registry = ToolRegistry()
         super().__init__(registry, executor=executor if executor is not None else LocalExecutor(self._cap),
                          claim=claim_stage if claim_stage is not None else PassThrough(),
@@ -248,6 +250,17 @@ class Toolbox(Gate):
     @property
     def contracts(self) -> list[ToolContract]:
         return [t.contract for t in self._tools.values()]
+
+    def select(self, request: str, k: int = 8, *, min_score: float = 0.0) -> list[str]:
+        """The names of the `k` tools that fit `request` best, best first; [] when none fits (`toolclause.route`
+        over this box's tools: lexical, English and Korean).  The index is built once and again only when
+        the tools change."""
+        from ..routing import Router
+
+        key = (tuple((name, id(tool.contract)) for name, tool in self._tools.items()), min_score)
+        if self._router is None or self._router[0] != key:
+            self._router = (key, Router(self.contracts, min_score=min_score))
+        return self._router[1].select(request, k)
 
     @property
     def diagnostics(self) -> dict[str, tuple]:

@@ -7,7 +7,6 @@
 - `checkpoints.py`  `Checkpoints`: workflow state saved and loaded, validated, in the stores
 - `fuzz.py`, `mistakes.py`  `toolclause fuzz`: the mistakes models make, thrown at a Toolbox's gate
 - `scaffold.py`     `toolclause init`: the files a new project starts with
-- `routing.py`      `Router`, `route`: the few tools that fit a request (lexical BM25F, English and Korean)
 
 Each module is imported by what uses it; importing this package costs nothing.
 """

@@ -22,9 +22,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..lexicon import english
-from ..lexicon.text import identifier_words, is_hangul, stem
-from ..model import ToolContract
+from .lexicon import english
+from .lexicon.text import identifier_words, is_hangul, stem
+from .model import ToolContract
 
 K1, B = 1.2, 0.75
 FIELD_WEIGHTS = {"name": 3.0, "description": 1.0, "parameter": 1.0, "parameter_text": 0.4, "enum": 0.5}
@@ -177,7 +177,7 @@ class Router:
 def route(tools: Iterable[ToolContract] | Any, request: str, k: int = 8) -> list[str]:
     """The `k` tools (names, best first) that fit `request`, out of `tools` (contracts, or anything `load` reads)."""
     if not isinstance(tools, (list, tuple)) or not all(isinstance(t, ToolContract) for t in tools):
-        from ..loading import load
+        from .loading import load
 
         tools = load(tools)
     return Router(tools).select(request, k)
