@@ -22,8 +22,8 @@ class ServeError(click.ClickException):
         click.echo(f"toolclause: error: {self.format_message()}", err=True)
 
 
-def load_server(target: str) -> Any:
-    """The ToolboxServer that TARGET names (a Toolbox is wrapped in one)."""
+def load_server(target: str, route_k: int | None = None) -> Any:
+    """The ToolboxServer that TARGET names (a Toolbox is wrapped in one, routed when `route_k` is given)."""
     from ..mcp.serving import ToolboxServer, build_server
     from ..mcp.target import TargetError, load_object
     from ..runtime import Toolbox
@@ -33,9 +33,15 @@ def load_server(target: str) -> Any:
     except TargetError as exc:
         raise ServeError(str(exc)) from None
     if isinstance(found, ToolboxServer):
+        if route_k is not None and found.route_k != route_k:
+            raise ServeError(f"{target}: names a server made with box.mcp_server(); give it route_k={route_k} "
+                             f"there, or name the Toolbox itself with --route-k")
         return found
     if isinstance(found, Toolbox):
-        return build_server(found)
+        try:
+            return build_server(found, route_k=route_k)
+        except ValueError as exc:
+            raise ServeError(f"{target}: {exc}") from None
     raise ServeError(f"{target}: names a {type(found).__name__}, not a toolclause Toolbox "
                      f"(or a server made with box.mcp_server())")
 
@@ -52,9 +58,12 @@ def load_server(target: str) -> Any:
               help="http: no session between requests, so any replica behind a load balancer can answer any one.")
 @click.option("--store", metavar="URL", help="Where idempotency records live, for a Toolbox that names no store "
                                              "(sets TOOLCLAUSE_STORE before TARGET is imported).")
+@click.option("--route-k", type=click.IntRange(min=1), metavar="K",
+              help="List one tool, find_tools; once called with the user's request, each session lists it and "
+                   "the K tools that fit (tools/list_changed tells the client).")
 @click.option("--allow-lint-errors", is_flag=True, help="Start even if the tools fail lint at error level.")
 def serve(target: str, transport: str, host: str, port: int, http_path: str, stateless: bool, store: str | None,
-          allow_lint_errors: bool) -> None:
+          route_k: int | None, allow_lint_errors: bool) -> None:
     """Serve the tools of a Python Toolbox (TARGET: path/app.py:box or package.module:box) over MCP."""
     import os
 
@@ -65,9 +74,11 @@ def serve(target: str, transport: str, host: str, port: int, http_path: str, sta
 
     if not http_path.startswith("/"):
         raise click.BadParameter("the path starts with /", param_hint="--path")
+    if route_k is not None and stateless:
+        raise click.UsageError("--route-k keeps each session's list of tools; it cannot go with --stateless")
     if store is not None:
         os.environ["TOOLCLAUSE_STORE"] = store  # a host that starts the server may run it from any folder
-    server = load_server(target)
+    server = load_server(target, route_k)
     try:
         findings = lint_served(server)
         errors = [d for d in findings if d.severity >= Severity.ERROR]
@@ -78,8 +89,9 @@ def serve(target: str, transport: str, host: str, port: int, http_path: str, sta
                        f"above); fix them, or start anyway with --allow-lint-errors", err=True)
             click.get_current_context().exit(1)
         warnings = sum(1 for d in findings if d.severity == Severity.WARNING)
-        summary = (f"{len(server.tools)} tool(s), {len(server.widgets)} widget(s); lint: {len(errors)} error(s), "
-                   f"{warnings} warning(s)")
+        routed = f" (routed: find_tools, then {server.route_k} per request)" if server.route_k else ""
+        summary = (f"{len(server.tools)} tool(s){routed}, {len(server.widgets)} widget(s); lint: {len(errors)} "
+                   f"error(s), {warnings} warning(s)")
         if transport == "stdio":
             click.echo(f"toolclause: serve: {target} over stdio: {summary}", err=True)
             anyio.run(serve_stdio, server)

@@ -17,6 +17,11 @@
   `progress_interval` seconds while the call runs.
 - resources: the widgets given (`ui://…`, `text/html+skybridge` for ChatGPT Apps or
   `text/html;profile=mcp-app` for MCP Apps), listed and read with their `_meta`.
+- routing (`route_k=K`): tools/list has no request text to route on, so a session first lists one
+  tool, `find_tools`; calling it with the user's request routes it (`Toolbox.select`), makes the
+  session list `find_tools` and the K tools that fit, and sends `notifications/tools/list_changed`
+  so the client lists again.  Each session has its own list; every tool stays callable by name
+  (routing narrows what a model reads, it is not access control).
 
 The protocol itself (JSON-RPC, sessions, transports) is the SDK's; this module only answers
 the requests.
@@ -25,6 +30,7 @@ the requests.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import re
 import socket
@@ -40,7 +46,8 @@ from typing import Any
 
 import anyio
 import mcp_types as types
-from mcp.server.lowlevel.server import Server
+from mcp.server.lowlevel.server import NotificationOptions, Server
+from mcp.server.models import InitializationOptions
 from mcp.shared.exceptions import MCPError
 
 from .._version import __version__
@@ -56,6 +63,8 @@ PAGE_SIZE = 100
 PROGRESS_INTERVAL = 1.0
 REPLAYED = "toolclause/replayed"  # result _meta: this is the stored outcome of an earlier call with the same key
 WIDGET_TYPES = ("text/html+skybridge", "text/html;profile=mcp-app")
+FIND_TOOLS = "find_tools"  # the one tool a routed server lists before a request has been routed
+MAX_REQUEST_CHARS = 2000
 
 
 @dataclass(frozen=True)
@@ -112,16 +121,27 @@ class ToolboxServer(Server[Any]):
 
     def __init__(self, box: Toolbox, *, name: str = "toolclause", version: str | None = None,
                  instructions: str | None = None, widgets: Sequence[Widget] | None = None, page_size: int = PAGE_SIZE,
-                 progress_interval: float = PROGRESS_INTERVAL) -> None:
+                 progress_interval: float = PROGRESS_INTERVAL, route_k: int | None = None,
+                 route_min_score: float = 0.0) -> None:
         if not isinstance(box, Toolbox):
             raise TypeError(f"mcp_server serves a Toolbox, not {type(box).__name__}")
         if page_size < 1:
             raise ValueError("page_size must be at least 1")
+        if route_k is not None and (isinstance(route_k, bool) or not isinstance(route_k, int) or route_k < 1):
+            raise ValueError(f"route_k is a number of tools, at least 1 (got {route_k!r})")
+        if route_k is not None and FIND_TOOLS in box:
+            raise ValueError(f"route_k: the server lists its own '{FIND_TOOLS}' tool, and the Toolbox has one "
+                             f"by that name; rename it")
         exported = box.export("mcp")
         self.toolbox = box
         self.routing = exported.routing or None
         self.tools: list[dict[str, Any]] = [dict(t) for t in exported]
         self._models = [types.Tool.model_validate(t) for t in self.tools]
+        self.route_k = route_k
+        self.route_min_score = route_min_score
+        self.find_tools: dict[str, Any] | None = _find_tools_tool(len(self.tools), route_k) if route_k else None
+        self._by_name = {m.name: m for m in self._models}
+        self._routed: weakref.WeakKeyDictionary[Any, list[str]] = weakref.WeakKeyDictionary()
         self._read_only = {t["name"]: bool((t.get("annotations") or {}).get("readOnlyHint")) for t in self.tools}
         self.widgets: dict[str, Widget] = {}
         for widget in widgets if widgets is not None else _WIDGETS.get(box, ()):
@@ -148,13 +168,65 @@ class ToolboxServer(Server[Any]):
             entry = widget.listing()
             entry["contents"] = [{k: v for k, v in widget.contents().items() if k != "text"}]
             resources.append(entry)
-        return {"tools": [dict(t) for t in self.tools], "resources": resources}
+        found = [dict(self.find_tools)] if self.find_tools is not None else []
+        return {"tools": found + [dict(t) for t in self.tools], "resources": resources}
+
+    def create_initialization_options(self, notification_options: NotificationOptions | None = None,
+                                      experimental_capabilities: dict[str, dict[str, Any]] | None = None,
+                                      extensions: dict[str, dict[str, Any]] | None = None) -> InitializationOptions:
+        """The SDK's options, with `tools.listChanged` declared when the listing follows the conversation."""
+        if notification_options is None and self.route_k is not None:
+            notification_options = NotificationOptions(tools_changed=True)
+        return super().create_initialization_options(notification_options, experimental_capabilities, extensions)
+
+    def listed(self, session: Any = None) -> list[types.Tool]:
+        """What tools/list gives `session`: every tool, or (routing) find_tools and the tools routed for it."""
+        if self.find_tools is None:
+            return self._models
+        routed = self._routed.get(_connection(session), []) if session is not None else []
+        return [types.Tool.model_validate(self.find_tools), *(self._by_name[n] for n in routed if n in self._by_name)]
 
     async def _list_tools(self, ctx: Any, params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
-        start = _cursor(params.cursor if params is not None else None, len(self._models))
+        models = self.listed(getattr(ctx, "session", None))
+        start = _cursor(params.cursor if params is not None else None, len(models))
         end = start + self.page_size
-        return types.ListToolsResult(tools=self._models[start:end],
-                                     next_cursor=str(end) if end < len(self._models) else None)
+        return types.ListToolsResult(tools=models[start:end], next_cursor=str(end) if end < len(models) else None)
+
+    async def _find_tools(self, ctx: Any, arguments: Mapping[str, Any] | None) -> types.CallToolResult:
+        """Route the request to the tools that fit; the session lists them from now on."""
+        request = (arguments or {}).get("request")
+        extra = sorted(set(arguments or {}) - {"request"})
+        problem = None
+        if extra:
+            problem = ("/" + extra[0], "additionalProperties", f"{FIND_TOOLS} takes only 'request', not '{extra[0]}'")
+        elif not isinstance(request, str) or not request.strip():
+            problem = ("/request", "required" if request is None else "type",
+                       f"{FIND_TOOLS} needs 'request': the user's request in their own words, as text")
+        elif len(request) > MAX_REQUEST_CHARS:
+            problem = ("/request", "maxLength", f"'request' is at most {MAX_REQUEST_CHARS} characters")
+        if problem is not None:
+            path, keyword, message = problem
+            envelope = {"ok": False, "error": {"code": "VALIDATION_ERROR", "message": message, "retryable": False,
+                                               "userAction": "fix_arguments",
+                                               "details": [{"path": path, "problem": keyword}]}}
+            return types.CallToolResult.model_validate({"content": [{"type": "text", "text": f"VALIDATION_ERROR: "
+                                                                     f"{message}"}],
+                                                        "structuredContent": envelope, "isError": True})
+        assert isinstance(request, str) and self.route_k is not None
+        chosen = self.toolbox.select(request, k=self.route_k, min_score=self.route_min_score)
+        session = getattr(ctx, "session", None)
+        if chosen and session is not None and self._routed.get(_connection(session)) != chosen:
+            self._routed[_connection(session)] = chosen
+            try:
+                await session.send_tool_list_changed()
+            except Exception:  # noqa: BLE001 - a client that cannot be told still gets the names below
+                logger.debug("tools/list_changed not sent", exc_info=True)
+        found = [{k: v for k, v in (("name", m.name), ("title", m.title), ("description", m.description))
+                  if v is not None} for m in (self._by_name[n] for n in chosen)]
+        data = {"tools": found}
+        text = json.dumps(data, ensure_ascii=False)
+        return types.CallToolResult.model_validate({"content": [{"type": "text", "text": text}],
+                                                    "structuredContent": data, "isError": False})
 
     async def _list_resources(self, ctx: Any, params: types.PaginatedRequestParams | None) -> types.ListResourcesResult:
         return types.ListResourcesResult.model_validate({"resources": [w.listing() for w in self.widgets.values()]})
@@ -169,6 +241,8 @@ class ToolboxServer(Server[Any]):
     # ------------------------------------------------------------------ tools/call
 
     async def _call_tool(self, ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
+        if self.find_tools is not None and params.name == FIND_TOOLS:
+            return await self._find_tools(ctx, params.arguments)
         meta = dict(params.meta) if params.meta else None
         token: Any = meta.get("progressToken", meta.get("progress_token")) if meta else None
         call = self.toolbox.acall(params.name, params.arguments, meta=meta, routing=self.routing)
@@ -186,6 +260,40 @@ class ToolboxServer(Server[Any]):
         if result.replayed:  # a stored outcome answered again: the client may want to know
             shaped["_meta"] = {REPLAYED: True}
         return types.CallToolResult.model_validate(shaped)
+
+
+def _connection(session: Any) -> Any:
+    """What one client's requests share: the SDK makes a ServerSession per request around the client's
+    connection (the MCP session), which is what a routed list belongs to."""
+    return getattr(session, "_connection", session)
+
+
+def _find_tools_tool(total: int, k: int) -> dict[str, Any]:
+    """The tool a routed server lists first (MCP wire shape)."""
+    return {
+        "name": FIND_TOOLS,
+        "title": "Find tools",
+        "description": (f"Find the tools that fit what the user asks for, out of the {total} this server has: "
+                        f"returns up to {k} of them (name, title, description), best first, and lists them "
+                        f"from then on (the tool list changes). Call it with the user's request before any "
+                        f"other tool, and again when the conversation turns to something new. Finds nothing "
+                        f"itself and changes nothing outside this session."),
+        "inputSchema": {"type": "object", "additionalProperties": False, "required": ["request"],
+                        "properties": {"request": {
+                            "type": "string", "minLength": 1, "maxLength": MAX_REQUEST_CHARS,
+                            "description": "The user's request in their own words, e.g. 'pizza near Gangnam "
+                                           "station' or '강남역 근처 피자집'."}}},
+        "outputSchema": {"type": "object", "additionalProperties": False, "required": ["tools"],
+                         "properties": {"tools": {
+                             "type": "array", "description": "The tools that fit, best first; empty when none does.",
+                             "items": {"type": "object", "additionalProperties": False, "required": ["name"],
+                                       "properties": {"name": {"type": "string", "description": "The tool's name."},
+                                                      "title": {"type": "string", "description": "Its title."},
+                                                      "description": {"type": "string",
+                                                                      "description": "What it does."}}}}}},
+        "annotations": {"title": "Find tools", "readOnlyHint": True, "openWorldHint": False,
+                        "idempotentHint": True, "destructiveHint": False},
+    }
 
 
 def _cursor(cursor: str | None, total: int) -> int:
@@ -228,7 +336,7 @@ def lint_served(server: ToolboxServer, config: LintConfig | None = None) -> list
 
 def build_server(box: Toolbox, **options: Any) -> ToolboxServer:
     """`Toolbox.mcp_server()`: the SDK's server for `box` (options: name, version, instructions, widgets,
-    page_size, progress_interval)."""
+    page_size, progress_interval, route_k, route_min_score)."""
     return ToolboxServer(box, **options)
 
 
@@ -251,6 +359,8 @@ async def serve_http(server: Server[Any], host: str = "127.0.0.1", port: int = 8
     """
     import uvicorn
 
+    if stateless and getattr(server, "route_k", None) is not None:
+        raise ValueError("a routed server (route_k) keeps each session's tool list: it cannot be stateless")
     app = server.streamable_http_app(streamable_http_path=path, host=host, stateless_http=stateless)
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)

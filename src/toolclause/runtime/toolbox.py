@@ -326,7 +326,8 @@ class Toolbox(Gate):
     def mcp_server(self, **options: Any) -> Any:
         """The official MCP SDK's server for these tools, every call through this gate (docs/serving.md).
 
-        Options: name, version, instructions, widgets=[toolclause.mcp.serving.Widget(…)], page_size.
+        Options: name, version, instructions, widgets=[toolclause.mcp.serving.Widget(…)], page_size, route_k
+        (list a `find_tools` tool, then per session only the K tools routed for the user's request).
         Serving belongs to the `toolclause.mcp` layer, above the runtime: see toolclause._provided.
         """
         from .._provided import provided
