@@ -125,6 +125,20 @@ class Handoffs:
         """A handoff's JSON Schema (for a Structured Outputs `response_format` or an Agents SDK `output_type`)."""
         return self._find(id_or_name).document.schema
 
+    def document(self, id_or_name: str) -> SchemaDocument:
+        """A handoff schema's document: its file's stem (`name`), `$id`, schema and origin."""
+        return self._find(id_or_name).document
+
+    def output_type(self, id_or_name: str, *, strict: bool = True) -> Any:
+        """The handoff schema as an OpenAI Agents SDK `output_type` (`Agent(output_type=…)`; the `agents` extra):
+        the model is given the schema (strict-projected when `strict`), and its answer is checked against
+        the schema as written (`ModelBehaviorError` naming the paths when it does not conform)."""
+        try:
+            from .output_types import HandoffOutput
+        except ImportError as exc:  # the SDK is an optional extra
+            raise ImportError("output_type needs the OpenAI Agents SDK: pip install 'toolclause[agents]'") from exc
+        return HandoffOutput(self, id_or_name, strict=strict)
+
     def _find(self, id_or_name: str) -> _Handoff:
         for handoff in self._handoffs:
             if id_or_name in (handoff.document.id, handoff.document.name):
