@@ -47,7 +47,8 @@ def test_the_file_is_sorted_versioned_and_stable():
     assert text == dumps_baseline(list(reversed(findings)), ".", "/repo")
     document = json.loads(text)
     assert document["version"] == 2
-    assert [(f["file"], f["pointer"]) for f in document["findings"]] == [("a.json", "/a"), ("a.json", "/z"), ("b.json", "/inputSchema/required/0")]
+    assert [(f["file"], f["pointer"]) for f in document["findings"]] == [
+        ("a.json", "/a"), ("a.json", "/z"), ("b.json", "/inputSchema/required/0")]
 
 
 def test_paths_are_relative_to_the_baseline_folder():

@@ -28,7 +28,7 @@ def tool(properties=None, required=None, closed=False, output=None, **extra):
 
 
 S = {"type": "string"}
-I = {"type": "integer"}
+INT = {"type": "integer"}
 OBJ = lambda props, **kw: {"type": "object", "properties": props, **kw}  # noqa: E731
 ARR = lambda items, **kw: {"type": "array", "items": items, **kw}  # noqa: E731
 BY_X, BY_Y, BY_Z = ({"type": "object", "properties": {k: S}, "required": [k]} for k in "xyz")
@@ -37,17 +37,17 @@ BY_X, BY_Y, BY_Z = ({"type": "object", "properties": {k: S}, "required": [k]} fo
 CASES = [
     ("required-added", tool({"a": S}), tool({"a": S}, ["a"]), {("required-added", BC)}),
     ("required-removed", tool({"a": S}, ["a"]), tool({"a": S}), {("required-removed", OK)}),
-    ("optional-property-added", tool({"a": S}), tool({"a": S, "b": I}), {("property-added", OK)}),
-    ("required-property-added", tool({"a": S}), tool({"a": S, "b": I}, ["b"]), {("required-added", BC)}),
-    ("property-removed-closed", tool({"a": S, "b": I}, closed=True), tool({"a": S}, closed=True),
+    ("optional-property-added", tool({"a": S}), tool({"a": S, "b": INT}), {("property-added", OK)}),
+    ("required-property-added", tool({"a": S}), tool({"a": S, "b": INT}, ["b"]), {("required-added", BC)}),
+    ("property-removed-closed", tool({"a": S, "b": INT}, closed=True), tool({"a": S}, closed=True),
      {("property-removed", BC)}),
-    ("property-removed-open", tool({"a": S, "b": I}), tool({"a": S}), {("property-removed", RISKY)}),
+    ("property-removed-open", tool({"a": S, "b": INT}), tool({"a": S}), {("property-removed", RISKY)}),
     ("type-narrowed", tool({"a": {"type": ["string", "null"]}}), tool({"a": S}), {("type-narrowed", BC)}),
     ("type-widened", tool({"a": S}), tool({"a": {"type": ["string", "null"]}}), {("type-widened", OK)}),
-    ("type-changed", tool({"a": S}), tool({"a": I}), {("type-changed", BC)}),
-    ("number-to-integer", tool({"a": {"type": "number"}}), tool({"a": I}), {("type-narrowed", BC)}),
+    ("type-changed", tool({"a": S}), tool({"a": INT}), {("type-changed", BC)}),
+    ("number-to-integer", tool({"a": {"type": "number"}}), tool({"a": INT}), {("type-narrowed", BC)}),
     ("alias-is-not-a-change", tool({"a": {"type": "float"}}), tool({"a": {"type": "number"}}), set()),
-    ("integer-to-number", tool({"a": I}), tool({"a": {"type": "number"}}), {("type-widened", OK)}),
+    ("integer-to-number", tool({"a": INT}), tool({"a": {"type": "number"}}), {("type-widened", OK)}),
     ("type-added", tool({"a": {}}), tool({"a": S}), {("type-added", BC)}),
     ("type-removed", tool({"a": S}), tool({"a": {}}), {("type-removed", OK)}),
     ("enum-value-removed", tool({"a": {"type": "string", "enum": ["x", "y"]}}),
@@ -62,8 +62,8 @@ CASES = [
      tool({"a": {"type": "integer", "maximum": 5}}), {("bound-tightened", BC)}),
     ("maximum-loosened", tool({"a": {"type": "integer", "maximum": 5}}),
      tool({"a": {"type": "integer", "maximum": 10}}), {("bound-loosened", OK)}),
-    ("minimum-added", tool({"a": I}), tool({"a": {"type": "integer", "minimum": 1}}), {("bound-added", BC)}),
-    ("minimum-removed", tool({"a": {"type": "integer", "minimum": 1}}), tool({"a": I}), {("bound-removed", OK)}),
+    ("minimum-added", tool({"a": INT}), tool({"a": {"type": "integer", "minimum": 1}}), {("bound-added", BC)}),
+    ("minimum-removed", tool({"a": {"type": "integer", "minimum": 1}}), tool({"a": INT}), {("bound-removed", OK)}),
     ("exclusive-minimum-tightened", tool({"a": {"type": "number", "exclusiveMinimum": 0}}),
      tool({"a": {"type": "number", "exclusiveMinimum": 1}}), {("bound-tightened", BC)}),
     ("max-length-tightened", tool({"a": {"type": "string", "maxLength": 100}}),
@@ -73,7 +73,7 @@ CASES = [
     ("max-items-tightened", tool({"a": ARR(S, maxItems=10)}), tool({"a": ARR(S, maxItems=3)}),
      {("bound-tightened", BC)}),
     ("min-items-added", tool({"a": ARR(S)}), tool({"a": ARR(S, minItems=1)}), {("bound-added", BC)}),
-    ("multiple-of-added", tool({"a": I}), tool({"a": {"type": "integer", "multipleOf": 5}}),
+    ("multiple-of-added", tool({"a": INT}), tool({"a": {"type": "integer", "multipleOf": 5}}),
      {("multiple-of-added", BC)}),
     ("multiple-of-divisor", tool({"a": {"type": "integer", "multipleOf": 10}}),
      tool({"a": {"type": "integer", "multipleOf": 5}}), {("multiple-of-loosened", OK)}),
@@ -102,10 +102,11 @@ CASES = [
      {("branch-removed", BC)}),
     ("anyof-branch-added", tool({"a": {"anyOf": [BY_X, BY_Y]}}), tool({"a": {"anyOf": [BY_X, BY_Y, BY_Z]}}),
      {("branch-added", OK)}),
-    ("anyof-branch-narrowed", tool({"a": {"anyOf": [{"type": "string", "maxLength": 9}, I]}}),
-     tool({"a": {"anyOf": [{"type": "string", "maxLength": 3}, I]}}), {("bound-tightened", BC)}),
+    ("anyof-branch-narrowed", tool({"a": {"anyOf": [{"type": "string", "maxLength": 9}, INT]}}),
+     tool({"a": {"anyOf": [{"type": "string", "maxLength": 3}, INT]}}), {("bound-tightened", BC)}),
     ("ref-target-narrowed", tool({"a": {"$ref": "#/$defs/A"}}, **{}) | {"inputSchema": {
-        "type": "object", "properties": {"a": {"$ref": "#/$defs/A"}}, "$defs": {"A": {"type": "string", "maxLength": 9}}}},
+        "type": "object", "properties": {"a": {"$ref": "#/$defs/A"}},
+        "$defs": {"A": {"type": "string", "maxLength": 9}}}},
      tool() | {"inputSchema": {"type": "object", "properties": {"a": {"$ref": "#/$defs/A"}},
                                "$defs": {"A": {"type": "string", "maxLength": 2}}}},
      {("bound-tightened", BC)}),
@@ -123,9 +124,9 @@ CASES = [
      {("read-only-removed", RISKY)}),
     ("annotation-changed", tool(annotations={"openWorldHint": True}), tool(annotations={"openWorldHint": False}),
      {("annotation-changed", RISKY)}),
-    ("output-property-removed", tool(output=OBJ({"id": S, "n": I})), tool(output=OBJ({"id": S})),
+    ("output-property-removed", tool(output=OBJ({"id": S, "n": INT})), tool(output=OBJ({"id": S})),
      {("property-removed", BR)}),
-    ("output-type-changed", tool(output=OBJ({"id": S})), tool(output=OBJ({"id": I})), {("type-changed", BR)}),
+    ("output-type-changed", tool(output=OBJ({"id": S})), tool(output=OBJ({"id": INT})), {("type-changed", BR)}),
     ("output-type-narrowed", tool(output=OBJ({"id": {"type": ["string", "null"]}})), tool(output=OBJ({"id": S})),
      {("type-narrowed", OK)}),
     ("output-const-changed", tool(output=OBJ({"v": {"const": 1}})), tool(output=OBJ({"v": {"const": 2}})),
@@ -134,9 +135,9 @@ CASES = [
      {("type-widened", BR)}),
     ("output-required-removed", tool(output=OBJ({"id": S}, required=["id"])), tool(output=OBJ({"id": S})),
      {("required-removed", BR)}),
-    ("output-enum-value-added", tool(output=OBJ({"s": {"enum": ["ok"]}})), tool(output=OBJ({"s": {"enum": ["ok", "x"]}})),
-     {("enum-value-added", BR)}),
-    ("output-property-added", tool(output=OBJ({"id": S})), tool(output=OBJ({"id": S, "n": I})),
+    ("output-enum-value-added", tool(output=OBJ({"s": {"enum": ["ok"]}})),
+     tool(output=OBJ({"s": {"enum": ["ok", "x"]}})), {("enum-value-added", BR)}),
+    ("output-property-added", tool(output=OBJ({"id": S})), tool(output=OBJ({"id": S, "n": INT})),
      {("property-added", OK)}),
     ("output-schema-removed", tool(output=OBJ({"id": S})), tool(), {("output-schema-removed", BR)}),
     ("output-schema-added", tool(), tool(output=OBJ({"id": S})), {("output-schema-added", OK)}),
@@ -194,7 +195,7 @@ def test_reference_cycles_terminate():
 
 
 def test_identical_versions_have_no_changes():
-    same = tool({"a": S, "o": OBJ({"x": ARR(I)})}, ["a"], closed=True, output=OBJ({"id": S}))
+    same = tool({"a": S, "o": OBJ({"x": ARR(INT)})}, ["a"], closed=True, output=OBJ({"id": S}))
     assert diff(same, copy.deepcopy(same)).changes == []
 
 

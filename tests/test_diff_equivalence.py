@@ -46,7 +46,8 @@ def _number(kind):
 
 def _enum():
     return st.one_of(
-        st.lists(st.sampled_from(WORDS), min_size=1, max_size=4, unique=True).map(lambda v: {"type": "string", "enum": v}),
+        st.lists(st.sampled_from(WORDS), min_size=1, max_size=4, unique=True).map(
+            lambda v: {"type": "string", "enum": v}),
         st.lists(SCALARS, min_size=1, max_size=4, unique_by=json.dumps).map(lambda v: {"enum": v}),
         SCALARS.map(lambda v: {"const": v}))
 

@@ -59,7 +59,8 @@ def test_strict_openai_makes_optional_nullable_and_closes_every_object():
     assert "default" not in schema["properties"]["limit"] and "20" in schema["properties"]["limit"]["description"]
     assert schema["properties"]["Content-Type"]["enum"][-1] is None
     order = _schema(result, "create_order")
-    assert order["properties"]["delivery"]["type"] == ["object", "null"] or "anyOf" not in order["properties"]["delivery"]
+    delivery = order["properties"]["delivery"]
+    assert delivery["type"] == ["object", "null"] or "anyOf" not in delivery
     assert "$ref" not in order["properties"]["delivery"], "a $ref with siblings is inlined"
     assert "allOf" not in json.dumps(order) and "oneOf" not in json.dumps(order)
     assert order["$defs"]["address"]["additionalProperties"] is False
@@ -67,12 +68,12 @@ def test_strict_openai_makes_optional_nullable_and_closes_every_object():
 
 def test_strict_losses_name_tool_pointer_and_keyword():
     result = export(TOOLS, "openai-chat", strict=True)
-    found = {(l.tool, l.pointer, l.keyword) for l in result.losses}
+    found = {(loss.tool, loss.pointer, loss.keyword) for loss in result.losses}
     assert ("search files", "/inputSchema/properties/query/minLength", "minLength") in found
     assert ("create_order", "/inputSchema/properties/payment/oneOf", "oneOf") in found
     # a map of strings goes out as {key, value} pairs: nothing lost
-    assert not any(l.pointer.startswith("/inputSchema/properties/metadata") for l in result.losses)
-    assert all(l.lost for l in result.losses)
+    assert not any(loss.pointer.startswith("/inputSchema/properties/metadata") for loss in result.losses)
+    assert all(loss.lost for loss in result.losses)
 
 
 def test_plain_export_loses_nothing_it_does_not_have_to():
@@ -85,14 +86,15 @@ def test_anthropic_strict_subset_and_request_limits():
     text = json.dumps(result.payload)
     assert '"minimum"' not in text and '"maxItems"' not in text and "$defs" not in text
     tree = _schema(result, "list_folders")
-    assert any(l.keyword == "$ref" and "unrolled" in l.lost for l in result.losses if l.tool == "list_folders")
+    assert any(loss.keyword == "$ref" and "unrolled" in loss.lost
+               for loss in result.losses if loss.tool == "list_folders")
     assert tree["properties"]["root"]["type"] == "object"
     many = [{"name": f"t{i}", "description": "Looks up one record by id and returns it.",
              "inputSchema": {"type": "object", "properties": {"a": {"type": "string"}}}} for i in range(30)]
     limited = export(many, "anthropic", strict=True)
     flags = [t["strict"] for t in limited.payload]
     assert flags[:20] == [True] * 20 and not any(flags[20:])  # 20 strict tools in one request
-    assert sum(1 for l in limited.losses if l.keyword == "strict") == 10
+    assert sum(1 for loss in limited.losses if loss.keyword == "strict") == 10
     five = [{"name": f"t{i}", "description": "Looks up one record by id and returns it.",
              "inputSchema": {"type": "object", "properties": {f"p{j}": {"type": "string"} for j in range(5)}}}
             for i in range(6)]
@@ -111,7 +113,7 @@ def test_gemini_openapi_uses_nullable_single_types_and_string_enums():
     assert props["level"] == {"type": "integer", "enum": ["1", "2"], "nullable": True}
     assert props["mode"] == {"type": "string", "nullable": True}
     assert props["kind"] == {"enum": ["x"]}
-    assert [l.keyword for l in result.losses] == ["enum"]
+    assert [loss.keyword for loss in result.losses] == ["enum"]
 
 
 # --------------------------------------------------------------------------- names

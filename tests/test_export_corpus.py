@@ -98,9 +98,31 @@ def _round_trip_schemas(sample, count=7):
     return chosen[:count]
 
 
+def _check_round_trip(original, projection, strategies, validators):
+    """Arguments valid for one schema, converted, are valid for the other, both ways."""
+    from hypothesis import HealthCheck, given, settings
+
+    strategy_original, strategy_strict = strategies
+    valid_original, valid_strict = validators
+
+    @settings(max_examples=8, deadline=None, database=None,
+              suppress_health_check=list(HealthCheck))
+    @given(strategy_strict)
+    def strict_to_canonical(instance):
+        assert valid_original.is_valid(to_canonical_arguments(instance, original)), instance
+
+    @settings(max_examples=8, deadline=None, database=None,
+              suppress_health_check=list(HealthCheck))
+    @given(strategy_original)
+    def canonical_to_strict(instance):
+        assert valid_strict.is_valid(to_strict_arguments(instance, projection)), instance
+
+    strict_to_canonical()
+    canonical_to_strict()
+
+
 def test_strict_projection_round_trips(sample):
     import jsonschema_rs
-    from hypothesis import HealthCheck, given, settings
     from hypothesis_jsonschema import from_schema
 
     checked = 0
@@ -110,24 +132,9 @@ def test_strict_projection_round_trips(sample):
             strategy_original, strategy_strict = from_schema(original), from_schema(projection)
         except Exception:  # hypothesis-jsonschema cannot handle every schema
             continue
-        valid_original = jsonschema_rs.validator_for(original)
-        valid_strict = jsonschema_rs.validator_for(projection)
-
-        @settings(max_examples=8, deadline=None, database=None,
-                  suppress_health_check=list(HealthCheck))
-        @given(strategy_strict)
-        def strict_to_canonical(instance):
-            assert valid_original.is_valid(to_canonical_arguments(instance, original)), instance
-
-        @settings(max_examples=8, deadline=None, database=None,
-                  suppress_health_check=list(HealthCheck))
-        @given(strategy_original)
-        def canonical_to_strict(instance):
-            assert valid_strict.is_valid(to_strict_arguments(instance, projection)), instance
-
+        validators = jsonschema_rs.validator_for(original), jsonschema_rs.validator_for(projection)
         try:
-            strict_to_canonical()
-            canonical_to_strict()
+            _check_round_trip(original, projection, (strategy_original, strategy_strict), validators)
         except Exception as exc:  # an unsatisfiable or unsupported schema is skipped, an assertion is not
             if isinstance(exc, AssertionError):
                 raise

@@ -44,7 +44,7 @@ def _render(name: str) -> str:
     source = FIXTURES / "schemas" if target == "structured-output" else [str(p) for p in INPUTS]
     result = export(source, target, strict, fix_types=True, settings=settings)
     return dumps({"document": result.document(), "routing": result.routing(),
-                  "losses": [l.to_dict() for l in result.losses]})
+                  "losses": [loss.to_dict() for loss in result.losses]})
 
 
 @pytest.mark.parametrize("name", sorted(VARIANTS))

@@ -71,12 +71,12 @@ def test_structured_output_strict_from_the_cli(tmp_path: Path):
 
 def test_a_required_name_that_is_no_property_is_reported_not_dropped_silently():
     result = export(USER, "openai-chat", strict=True)
-    (loss,) = [l for l in result.losses if l.code == "required-not-a-property"]
+    (loss,) = [candidate for candidate in result.losses if candidate.code == "required-not-a-property"]
     assert loss.pointer == "/inputSchema/required/0" and "'emial'" in loss.lost and "'email'" in loss.lost
     assert _parameters(result)["properties"]["email"]["type"] == ["string", "null"]  # still optional, and said so
     anthropic = export(USER, "anthropic", strict=True)
     assert "emial" not in anthropic.payload[0]["input_schema"].get("required", [])
-    assert any(l.code == "required-not-a-property" for l in anthropic.losses)
+    assert any(loss.code == "required-not-a-property" for loss in anthropic.losses)
 
 
 def test_required_follows_a_renamed_property():
@@ -92,11 +92,11 @@ def test_an_array_without_items_gets_items_the_target_accepts():
     strict = export(USER, "openai-chat", strict=True)
     tags = _parameters(strict)["properties"]["tags"]
     assert tags["type"] == ["array", "null"] and {"type": "string"} in tags["items"]["anyOf"]
-    assert any(l.pointer == "/inputSchema/properties/tags/items" and l.code == "any-value-narrowed"
-               for l in strict.losses)
+    assert any(loss.pointer == "/inputSchema/properties/tags/items" and loss.code == "any-value-narrowed"
+               for loss in strict.losses)
     plain = export(USER, "openai-chat")
     assert _parameters(plain)["properties"]["tags"]["items"] == {}  # any element, as before: nothing lost
-    assert not any(l.pointer.startswith("/inputSchema/properties/tags") for l in plain.losses)
+    assert not any(loss.pointer.startswith("/inputSchema/properties/tags") for loss in plain.losses)
 
 
 def test_a_map_goes_out_as_key_value_pairs_and_comes_back_as_the_map():
@@ -105,7 +105,7 @@ def test_a_map_goes_out_as_key_value_pairs_and_comes_back_as_the_map():
     labels = parameters["properties"]["labels"]
     assert labels["type"] == ["array", "null"] and labels["maxItems"] == 5
     assert labels["items"]["properties"]["value"] == {"type": "string"}
-    assert not any("labels" in l.pointer for l in result.losses)
+    assert not any("labels" in loss.pointer for loss in result.losses)
     assert strict_problems(parameters) == []
     canonical = {"email": "a@example.com", "labels": {"team": "core", "tier": "gold"}}
     sent = to_strict_arguments(canonical, parameters)
@@ -192,7 +192,7 @@ def test_a_refusal_lists_the_first_findings_and_counts_the_rest(tmp_path: Path, 
     refused = CliRunner().invoke(cli, ["export", str(_write(tmp_path, tools)), "--target", "mcp"])
     lines = refused.stderr.splitlines()
     assert refused.exit_code == 1 and "13 error(s) in 12 tool(s)" in lines[0]
-    assert len([l for l in lines if "  S003  " in l]) == 10
+    assert len([line for line in lines if "  S003  " in line]) == 10
     assert lines[-1] == "  and 3 more: S003 ×2, S011 ×1"
 
 
@@ -221,7 +221,8 @@ def test_the_output_has_one_shape_whatever_was_renamed(tmp_path: Path, monkeypat
     shapes = []
     for tools in ([plain], [dotted]):
         out = tmp_path / "out.json"
-        run = CliRunner().invoke(cli, ["export", str(_write(tmp_path, tools)), "--target", "openai-chat", "-o", str(out)])
+        args = ["export", str(_write(tmp_path, tools)), "--target", "openai-chat", "-o", str(out)]
+        run = CliRunner().invoke(cli, args)
         assert run.exit_code == 0, run.output
         shapes.append(type(json.loads(out.read_text())).__name__)
         stdout = CliRunner().invoke(cli, ["export", str(tmp_path / "tools.json"), "--target", "openai-chat"]).stdout
@@ -300,7 +301,7 @@ def test_gemini_capitalised_types_are_read_as_the_gemini_format_they_are(tmp_pat
     json_schema = {**declaration, "parameters": None, "parametersJsonSchema": {"type": "object", "properties": {
         "kind": {"type": "STRING"}}}}
     source.write_text(json.dumps([{"functionDeclarations": [json_schema]}]))
-    assert any(l.code == "unknown-type-dropped" for l in export(str(source), "mcp").losses)  # not Gemini's Schema
+    assert any(loss.code == "unknown-type-dropped" for loss in export(str(source), "mcp").losses)  # not Gemini's Schema
 
 
 # --------------------------------------------------------------------------- null with a meaning of its own
@@ -354,7 +355,7 @@ def test_a_null_meaning_that_cannot_be_kept_apart_is_a_loss():
     tool = {**TICKET, "inputSchema": {"type": "object", "properties": {
         "filter": {"description": "Filter to apply; null clears the saved filter."}}}}
     result = export(tool, "openai-chat", strict=True)
-    assert [(l.code, l.pointer) for l in result.losses if l.code == "null-meaning-merged"] == \
+    assert [(loss.code, loss.pointer) for loss in result.losses if loss.code == "null-meaning-merged"] == \
         [("null-meaning-merged", "/inputSchema/properties/filter")]
 
 

@@ -68,7 +68,8 @@ def test_nestful_property_map_with_required_flags_and_allowed_values():
     assert tool.origin.format == "property-map"
     schema = tool.input_schema
     assert schema["required"] == ["origin"]
-    assert schema["properties"]["fare"] == {"description": "Fare", "default": "Economy", "enum": ["Economy", "Flexible"]}
+    assert schema["properties"]["fare"] == {"description": "Fare", "default": "Economy",
+                                            "enum": ["Economy", "Flexible"]}
     assert "required" not in schema["properties"]["origin"]
     assert locate_original(tool, "/inputSchema/properties/fare/enum") == "/arguments/fare/allowed_values"
     assert locate_original(tool, "/inputSchema/properties/fare/default") == "/arguments/fare/default_value"

@@ -154,10 +154,12 @@ def test_d005_examples_and_open_lists_are_not_closed_sets(description):
 
 def test_d005_only_for_free_strings():
     described = "Sort order: 'asc' or 'desc'."
-    for schema in ({"type": "string", "enum": ["asc", "desc"]}, {"type": "integer"}, {"type": "string", "pattern": "^a"}):
+    for schema in ({"type": "string", "enum": ["asc", "desc"]}, {"type": "integer"},
+                   {"type": "string", "pattern": "^a"}):
         assert lint(tool(properties={"order": {**schema, "description": described}}), "D005") == []
     # free-text properties: quoted words are syntax help unless a cue says "one of"
-    assert lint(tool(properties={"query": {"type": "string", "description": "Combine terms with 'AND' or 'OR'"}}), "D005") == []
+    query = {"type": "string", "description": "Combine terms with 'AND' or 'OR'"}
+    assert lint(tool(properties={"query": query}), "D005") == []
 
 
 # --------------------------------------------------------------------------- D006
@@ -217,7 +219,8 @@ def test_d007_negatives(name, schema):
 
 
 def test_d007_own_format_gets_no_wrong_suggestion():
-    [d] = lint(tool(properties={"check_out_date": {"type": "string", "description": "Format is [day, month, year]."}}), "D007")
+    check_out = {"type": "string", "description": "Format is [day, month, year]."}
+    [d] = lint(tool(properties={"check_out_date": check_out}), "D007")
     assert not d.fix.edits and '"pattern"' in d.message
 
 
@@ -232,14 +235,17 @@ def test_d008_near_identical_descriptions():
 def test_d008_korean_and_contrast():
     ko = [tool("get_user", "사용자 프로필을 조회합니다."), tool("fetch_user", "사용자 프로필을 조회합니다")]
     assert len(lint(ko, "D008")) == 1
-    contrasted = [tool("get_user", "사용자 프로필을 조회합니다."), tool("fetch_user", "사용자 프로필을 조회합니다. 최신 정보는 get_user 대신 사용하지 마세요")]
+    contrasted = [tool("get_user", "사용자 프로필을 조회합니다."),
+                  tool("fetch_user", "사용자 프로필을 조회합니다. 최신 정보는 get_user 대신 사용하지 마세요")]
     assert lint(contrasted, "D008") == []
-    different = [tool("to_celsius", "Converts a temperature to Celsius."), tool("to_fahrenheit", "Converts a temperature to Fahrenheit.")]
+    different = [tool("to_celsius", "Converts a temperature to Celsius."),
+                 tool("to_fahrenheit", "Converts a temperature to Fahrenheit.")]
     assert lint(different, "D008") == []
 
 
 def test_d008_is_near_linear_on_5000_tools():
-    tools = [tool(f"tool_{i}", f"Looks up record number {i} in archive {i % 97} and returns its fields.") for i in range(5000)]
+    tools = [tool(f"tool_{i}", f"Looks up record number {i} in archive {i % 97} and returns its fields.")
+             for i in range(5000)]
     contracts = toolclause.load(tools)
     start = time.perf_counter()
     toolclause.lint(contracts, select=["D008"])

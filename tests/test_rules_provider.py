@@ -11,7 +11,9 @@ from toolclause.rules.provider.p006_schema_too_large import estimate_tokens
 
 def _tool(schema=None, name="t", **extra):
     tool = {"name": name, "description": "Does one well-described thing for the tests.", **extra}
-    tool["inputSchema"] = schema if schema is not None else {"type": "object", "properties": {}, "additionalProperties": False}
+    if schema is None:
+        schema = {"type": "object", "properties": {}, "additionalProperties": False}
+    tool["inputSchema"] = schema
     return tool
 
 
@@ -33,7 +35,8 @@ def test_p001_each_reason_is_its_own_finding_with_the_exact_change():
         "any": {"description": "anything"},
     }, "required": ["city", "when", "opts", "any"]}
     messages = [d.message for d in _found(_tool(schema), "P001", ["openai-strict"])]
-    assert any("'unit' is optional" in m and '["string", "null"]' in m and "add null to its enum" in m for m in messages)
+    assert any("'unit' is optional" in m and '["string", "null"]' in m and "add null to its enum" in m
+               for m in messages)
     assert any("'default'" in m for m in messages)
     assert any("format 'uri'" in m for m in messages)
     assert any("'opts' is an object without \"properties\"" in m for m in messages)
@@ -42,7 +45,8 @@ def test_p001_each_reason_is_its_own_finding_with_the_exact_change():
 
 
 def test_p001_nullable_optional_property_only_needs_required():
-    schema = {**CLOSED, "properties": {"a": {"type": ["string", "null"]}, "b": {"anyOf": [{"type": "string"}, {"type": "null"}]}}}
+    schema = {**CLOSED, "properties": {"a": {"type": ["string", "null"]},
+                                       "b": {"anyOf": [{"type": "string"}, {"type": "null"}]}}}
     (message,) = [d.message for d in _found(_tool(schema), "P001", ["openai-strict"])]
     assert "'a' and 'b': add them to required (they already accept null)" in message
 
@@ -98,18 +102,21 @@ def test_p001_unknown_type_is_not_suggested_as_nullable_type():
 
 
 def test_p001_root_anyof_and_non_object_root():
-    messages = [d.message for d in _found(_tool({"anyOf": [{"type": "object", "properties": {}, "additionalProperties": False}]}),
-                                          "P001", ["openai-strict"])]
+    root = {"anyOf": [{"type": "object", "properties": {}, "additionalProperties": False}]}
+    messages = [d.message for d in _found(_tool(root), "P001", ["openai-strict"])]
     assert any("cannot be anyOf" in m for m in messages)
     assert any("must be \"type\": \"object\"" in m for m in messages)
 
 
 def test_p001_size_limits():
-    wide = {**CLOSED, "properties": {f"p{i}": {"type": "string"} for i in range(5001)}, "required": [f"p{i}" for i in range(5001)]}
+    wide = {**CLOSED, "properties": {f"p{i}": {"type": "string"} for i in range(5001)},
+            "required": [f"p{i}" for i in range(5001)]}
     assert any("5,000" in d.message for d in _found(_tool(wide), "P001", ["openai-strict"]))
-    enum = {**CLOSED, "required": ["e"], "properties": {"e": {"type": "string", "enum": [f"v{i}" for i in range(1001)]}}}
+    enum = {**CLOSED, "required": ["e"],
+            "properties": {"e": {"type": "string", "enum": [f"v{i}" for i in range(1001)]}}}
     assert any("1,001 enum values" in d.message for d in _found(_tool(enum), "P001", ["openai-strict"]))
-    long_enum = {**CLOSED, "required": ["e"], "properties": {"e": {"type": "string", "enum": [f"{i:03d}" + "x" * 60 for i in range(251)]}}}
+    long_enum = {**CLOSED, "required": ["e"],
+                 "properties": {"e": {"type": "string", "enum": [f"{i:03d}" + "x" * 60 for i in range(251)]}}}
     assert any("15,000 characters" in d.message for d in _found(_tool(long_enum), "P001", ["openai-strict"]))
     node = deep = {**CLOSED, "properties": {}, "required": ["a"]}
     for _ in range(11):
@@ -231,7 +238,8 @@ def test_p005_budget_and_openai_hard_limit():
 
 def test_p006_estimate_and_list_budget():
     tool = ToolContract(name="t", description="x" * 400)
-    assert estimate_tokens(tool) == -(-len('{"name":"t","description":"' + "x" * 400 + '","inputSchema":{"type":"object","properties":{}}}') // 4)
+    written = '{"name":"t","description":"' + "x" * 400 + '","inputSchema":{"type":"object","properties":{}}}'
+    assert estimate_tokens(tool) == -(-len(written) // 4)
     korean = ToolContract(name="t", description="조회" * 10)
     assert estimate_tokens(korean) > estimate_tokens(ToolContract(name="t", description="ab" * 10))
     big = [_tool(name=f"t{i}", description="word " * 900) for i in range(12)]

@@ -138,7 +138,8 @@ def test_x005_read_only_hint_on_a_write():
 
 
 def test_x005_destructive_read_only():
-    both = lint(tool("get_user", "Returns a user.", annotations={"readOnlyHint": True, "destructiveHint": True}), "X005")
+    both = lint(tool("get_user", "Returns a user.", annotations={"readOnlyHint": True, "destructiveHint": True}),
+                "X005")
     assert len(both) == 1
     assert lint(tool("get_user", "Returns a user.", annotations={"destructiveHint": True}), "X005")
 
@@ -197,8 +198,10 @@ def test_x010_sensitive_output_and_meta():
 
 
 def test_x010_clean():
-    out = {"type": "object", "properties": {"password_expires_at": {"type": "string"}, "has_token": {"type": "boolean"},
-                                            "card_number_last4": {"type": "string"}, "next_page_token": {"type": "string"},
+    out = {"type": "object", "properties": {"password_expires_at": {"type": "string"},
+                                            "has_token": {"type": "boolean"},
+                                            "card_number_last4": {"type": "string"},
+                                            "next_page_token": {"type": "string"},
                                             "secret_name": {"type": "string"}}}
     assert not lint(tool("get_account", outputSchema=out), "X010")
     # input parameters are not output

@@ -21,7 +21,8 @@ def _codes(obj, code, **kw):
 def test_c001_reports_nested_and_item_objects_with_a_safe_fix():
     schema = {"type": "object", "additionalProperties": False,
               "properties": {"filter": {"type": "object", "properties": {"q": {"type": "string"}}},
-                             "rows": {"type": "array", "items": {"type": "object", "properties": {"x": {"type": "string"}}}}}}
+                             "rows": {"type": "array",
+                                      "items": {"type": "object", "properties": {"x": {"type": "string"}}}}}}
     found = _codes(_tool(schema), "C001")
     assert sorted(d.pointer for d in found) == ["/inputSchema/properties/filter", "/inputSchema/properties/rows/items"]
     assert all(d.fix.safe and d.fix.edits[0].value is False for d in found)
@@ -57,7 +58,8 @@ def test_c001_quiet_cases(schema):
 
 
 def test_c001_explicit_true_is_not_a_safe_fix_and_ref_siblings_suggest_unevaluated():
-    (explicit,) = _codes(_tool({"type": "object", "properties": {"a": {"type": "string"}}, "additionalProperties": True}), "C001")
+    explicitly_open = {"type": "object", "properties": {"a": {"type": "string"}}, "additionalProperties": True}
+    (explicit,) = _codes(_tool(explicitly_open), "C001")
     assert not explicit.fix.safe
     composed = _tool({"type": "object", "properties": {"a": {"type": "string"}},
                       "allOf": [{"properties": {"b": {"type": "string"}}}]})
@@ -119,7 +121,8 @@ def test_c004_default_on_a_required_property_never_applies():
 
 @pytest.mark.parametrize("name,description,word", [
     ("max_results", "", "results"), ("topK", "", "top_k"), ("page", "", "page"), ("offset", "", "offset"),
-    ("n", "조회할 결과 개수", "개수"), ("p", "조회할 페이지 번호", "페이지"), ("x", "Number of rooms to book", "Number of"),
+    ("n", "조회할 결과 개수", "개수"), ("p", "조회할 페이지 번호", "페이지"),
+    ("x", "Number of rooms to book", "Number of"),
 ])
 def test_c005_triggers_and_names_the_word(name, description, word):
     schema = {"type": "object", "properties": {name: {"type": "integer", "description": description}}}

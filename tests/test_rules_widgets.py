@@ -57,7 +57,8 @@ def test_a_snapshot_attaches_its_resources_to_every_tool():
 def test_saved_json_rpc_responses_are_a_snapshot_too():
     document = [{"jsonrpc": "2.0", "id": 1, "result": {"tools": [tool()]}},
                 {"jsonrpc": "2.0", "id": 2, "result": {"resources": [resource()]}},
-                {"jsonrpc": "2.0", "id": 3, "result": {"resourceTemplates": [{"uriTemplate": "ui://x/{id}", "name": "x"}]}}]
+                {"jsonrpc": "2.0", "id": 3,
+                 "result": {"resourceTemplates": [{"uriTemplate": "ui://x/{id}", "name": "x"}]}}]
     (loaded,) = toolclause.load(document)  # the resource results are not reported as unreadable tools
     assert [r.get("uri") or r.get("uriTemplate") for r in loaded.origin.resources] == [BOARD, "ui://x/{id}"]
 
@@ -131,7 +132,8 @@ def test_w002_what_was_read_wins_over_the_list():
 
 
 def test_w002_one_finding_per_resource_naming_the_other_tools():
-    tools = [tool("show_board", {"openai/outputTemplate": BOARD}), tool("show_sprint", {"openai/outputTemplate": BOARD})]
+    tools = [tool("show_board", {"openai/outputTemplate": BOARD}),
+             tool("show_sprint", {"openai/outputTemplate": BOARD})]
     (found,) = lint(snapshot(tools, [resource(mime="text/html")]), "W002")
     assert found.tool == "show_board" and "also the widget of show_sprint" in found.message
 
@@ -148,7 +150,8 @@ def test_w003_wildcard_sources(source):
 
 def test_w003_mcp_apps_csp():
     csp = {"connectDomains": ["https://api.example.com"], "resourceDomains": ["*"]}
-    document = snapshot([tool(meta={"ui": {"resourceUri": BOARD}})], [resource(mime=MCP_APP, meta={"ui": {"csp": csp}})])
+    document = snapshot([tool(meta={"ui": {"resourceUri": BOARD}})],
+                        [resource(mime=MCP_APP, meta={"ui": {"csp": csp}})])
     (found,) = lint(document, "W003")
     assert "resourceDomains '*'" in found.message
 
@@ -176,7 +179,8 @@ def test_w003_clean(res):
 def test_w004_long_invocation_text():
     text = "Fetching every card, column and assignee of your project board now"
     assert len(text) == 66
-    (found,) = lint(tool(meta={"openai/toolInvocation/invoked": "Done", "openai/toolInvocation/invoking": text}), "W004")
+    meta = {"openai/toolInvocation/invoked": "Done", "openai/toolInvocation/invoking": text}
+    (found,) = lint(tool(meta=meta), "W004")
     assert "66 characters" in found.message and found.pointer == "/_meta/openai~1toolInvocation~1invoking"
 
 

@@ -113,7 +113,7 @@ def test_r001_cases():
         try:
             int(x)
         except ValueError:
-            raise ToolError("NOT_FOUND", "none")
+            raise ToolError("NOT_FOUND", "none") from None
         if x == "slow":
             raise TimeoutError("upstream")
         if x == "rate":

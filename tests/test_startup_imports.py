@@ -51,11 +51,13 @@ def test_a_lint_run_imports_one_reporter_and_no_exporter_diff_runtime_or_mcp_cli
 # A module added here is paid by every lint run, however small; prefer importing it where it is used.
 PLAIN_LINT = {
     "toolclause", "toolclause._gc", "toolclause._lazy_re", "toolclause._provided", "toolclause._version",
-    "toolclause.cli", "toolclause.cli.fixing", "toolclause.cli.main", "toolclause.cli.running", "toolclause.cli.sources",
-    "toolclause.formats", "toolclause.lexicon", "toolclause.lexicon.english", "toolclause.lexicon.gates",
+    "toolclause.cli", "toolclause.cli.fixing", "toolclause.cli.main", "toolclause.cli.running",
+    "toolclause.cli.sources", "toolclause.formats", "toolclause.lexicon", "toolclause.lexicon.english",
+    "toolclause.lexicon.gates",
     "toolclause.lexicon.korean", "toolclause.lexicon.text", "toolclause.linting", "toolclause.linting.baseline",
     "toolclause.linting.config", "toolclause.linting.engine", "toolclause.linting.fix", "toolclause.linting.fix_text",
-    "toolclause.linting.placement", "toolclause.loading", "toolclause.loading.codes", "toolclause.loading.contract_files",
+    "toolclause.linting.placement", "toolclause.loading", "toolclause.loading.codes",
+    "toolclause.loading.contract_files",
     "toolclause.loading.documents", "toolclause.loading.files", "toolclause.loading.positions",
     "toolclause.loading.result", "toolclause.loading.shapes", "toolclause.loading.sources", "toolclause.loading.text",
     "toolclause.model", "toolclause.report", "toolclause.report.base", "toolclause.report.json", "toolclause.rules",

@@ -77,7 +77,7 @@ def compile(  # type: ignore[no-redef]  # noqa: A001  (replaces re.compile)
         pattern: AnyStr | _re.Pattern[AnyStr], flags: int | _re.RegexFlag = 0) -> _re.Pattern[AnyStr]:
     """A pattern that compiles on first use (a compiled pattern is returned as it is)."""
     if isinstance(pattern, (_re.Pattern, LazyPattern)):
-        return pattern  # type: ignore[return-value]
+        return pattern
     return LazyPattern(pattern, int(flags))  # type: ignore[return-value]  # a stand-in for a Pattern
 
 
