@@ -204,6 +204,37 @@ def test_sarif_content():
     assert "bad.jsonl" in run["invocations"][0]["toolExecutionNotifications"][0]["message"]["text"]
 
 
+def test_sarif_rules_link_their_documentation_and_provider_rules_cite_the_provider():
+    import re
+
+    from toolclause import targets
+    from toolclause.rules import ALL_RULES
+
+    document = json.loads(REPORTERS["sarif"](make_run()))
+    driver = document["runs"][0]["tool"]["driver"]
+    repository = Path(__file__).parents[1]
+    for descriptor, rule in zip(driver["rules"][:len(ALL_RULES)], ALL_RULES, strict=True):
+        assert descriptor["id"] == rule.code
+        # the rule's documentation is its module's docstring, published in the repository
+        prefix = driver["informationUri"] + "/blob/main/"
+        assert descriptor["helpUri"].startswith(prefix), descriptor["helpUri"]
+        module = repository / descriptor["helpUri"][len(prefix):]
+        assert module.is_file() and f'"""{rule.name} ({rule.code})' in module.read_text(encoding="utf-8")
+    for result in document["runs"][0]["results"]:
+        assert driver["rules"][result["ruleIndex"]]["helpUri"].endswith(".py")
+    # provider rules cite the provider documentation they rely on, the sources toolclause.targets names
+    provider_sources = set(re.findall(r"https://\S+", targets.__doc__ or ""))
+    cited = {d["id"]: d["properties"].get("references", []) for d in driver["rules"]}
+    for code in [r.code for r in ALL_RULES if r.code.startswith("P")]:
+        assert cited[code], f"{code} cites no provider documentation"
+        assert set(cited[code]) <= provider_sources, (code, set(cited[code]) - provider_sources)
+        descriptor = driver["rules"][[r["id"] for r in driver["rules"]].index(code)]
+        assert all(url in descriptor["help"]["text"] and url in descriptor["help"]["markdown"] for url in cited[code])
+    p001 = cited["P001"]
+    assert "https://developers.openai.com/api/docs/guides/structured-outputs" in p001
+    assert cited["P007"] == ["https://modelcontextprotocol.io/specification/2025-11-25/server/tools"]
+
+
 def test_sarif_fingerprints_survive_line_moves():
     a = make_run().report.diagnostics[0]
     moved = Diagnostic(**{**{f: getattr(a, f) for f in a.__dataclass_fields__}, "line": 99, "column": 1})

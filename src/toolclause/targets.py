@@ -14,6 +14,7 @@ the providers' public documentation:
                https://developers.openai.com/api/docs/guides/structured-outputs
     Anthropic  https://platform.claude.com/docs/en/agents-and-tools/tool-use/define-tools
                https://platform.claude.com/docs/en/agents-and-tools/tool-use/strict-tool-use
+               https://platform.claude.com/docs/en/build-with-claude/structured-outputs
     Gemini     https://ai.google.dev/gemini-api/docs/function-calling (google-genai `FunctionDeclaration`)
     MCP        https://modelcontextprotocol.io/specification/2025-11-25/server/tools
     Apps SDK   https://developers.openai.com/apps-sdk/reference

@@ -1,7 +1,9 @@
 """`--format sarif`: SARIF 2.1.0, for GitHub code scanning and other SARIF viewers.
 
 Every rule of the catalogue is described in `tool.driver.rules` (from its
-documentation); each finding is a result that names its file (relative, under
+documentation, with `helpUri` where that documentation is published, and for a
+provider rule the provider documentation it relies on under its help text and
+`properties.references`); each finding is a result that names its file (relative, under
 %SRCROOT%), its line and column when known, the tool as a logical location and
 the JSON Pointer as a property.  `partialFingerprints` use the same identity as
 the baseline (code, file, tool name, pointer inside the tool, fingerprint of
@@ -22,11 +24,11 @@ from ..linting.baseline import found_at
 from ..model import Diagnostic, Severity
 from ..rules import ALL_RULES
 from ..rules.base import Rule
-from ..rules.docs import parse_doc
+from ..rules.docs import REFERENCES, REPOSITORY, documentation_url, parse_doc, references
 from .base import LintRun, first_sentence
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
-INFORMATION_URI = "https://github.com/toolclause/toolclause"  # the repository named in README.md
+INFORMATION_URI = REPOSITORY
 _LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
 
 
@@ -35,16 +37,22 @@ def _rule_descriptor(rule: type[Rule]) -> dict[str, Any]:
     what = doc.sections.get("What it does", "").strip()
     why = doc.sections.get("Why is this bad?", "").strip()
     summary = rule.summary() or rule.name
+    cited = references(rule)
+    help_text = " ".join((what + "\n\n" + why).split()) or summary
+    if cited:
+        help_text += " " + REFERENCES + ": " + " ".join(cited)
     descriptor: dict[str, Any] = {
         "id": rule.code,
         "name": rule.name,
         "shortDescription": {"text": first_sentence(summary)},
         "fullDescription": {"text": " ".join(what.split()) or summary},
-        "help": {"text": " ".join((what + "\n\n" + why).split()) or summary,
-                 "markdown": rule.documentation() or summary},
+        "helpUri": documentation_url(rule),
+        "help": {"text": help_text, "markdown": rule.documentation() or summary},
         "defaultConfiguration": {"level": _LEVEL[rule.severity]},
         "properties": {"fixable": bool(rule.fixable), "targets": sorted(rule.targets)},
     }
+    if cited:
+        descriptor["properties"]["references"] = cited
     return descriptor
 
 

@@ -15,7 +15,11 @@ from .base import Rule
 from .options import describe_options
 
 SECTIONS = ("What it does", "Why is this bad?", "Example", "Use instead", "Fix safety")
+# a rule that relies on a provider's or protocol's documentation (family P) cites it in this section
+REFERENCES = "References"
 _FENCE = re.compile(r"```json\n(.*?)\n```", re.S)
+_URL = re.compile(r"https://[^\s)>\]]+")
+REPOSITORY = "https://github.com/toolclause/toolclause"  # the repository named in README.md
 
 
 @dataclass(frozen=True)
@@ -27,6 +31,17 @@ class RuleDoc:
     def examples(self, section: str) -> list[Any]:
         """Every ```json block of a section, parsed."""
         return [json.loads(block) for block in _FENCE.findall(self.sections.get(section, ""))]
+
+
+def documentation_url(rule: type[Rule]) -> str:
+    """Where the rule's documentation is published: its module in the repository, whose docstring
+    is the text `toolclause rules CODE` prints."""
+    return f"{REPOSITORY}/blob/main/src/{rule.__module__.replace('.', '/')}.py"
+
+
+def references(rule: type[Rule]) -> list[str]:
+    """The documentation the rule relies on (its *References* section's URLs), in order."""
+    return _URL.findall(parse_doc(rule).sections.get(REFERENCES, ""))
 
 
 def parse_doc(rule: type[Rule]) -> RuleDoc:

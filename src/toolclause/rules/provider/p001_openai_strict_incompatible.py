@@ -62,6 +62,12 @@ Not applied by `--fix`: making a property required and nullable changes what
 the function receives (null instead of a missing key), and dropping a keyword
 moves a check into the function.  `toolclause export --strict` performs these
 changes on the exported copy instead.
+
+## References
+- OpenAI, Structured Outputs, "Supported schemas":
+  https://developers.openai.com/api/docs/guides/structured-outputs
+- OpenAI, Function calling (the strict flag on function tools):
+  https://developers.openai.com/api/docs/guides/function-calling
 """
 
 from __future__ import annotations

@@ -53,6 +53,14 @@ anyOf at the top level", "Schema is too complex for compilation").
 Not applied by `--fix`: each change moves a check out of the schema, so the
 function has to make it instead (`toolclause export --strict` writes the
 bounds into the description of the exported copy).
+
+## References
+- Anthropic, Strict tool use:
+  https://platform.claude.com/docs/en/agents-and-tools/tool-use/strict-tool-use
+- Anthropic, Structured outputs (the grammar strict tool use shares, its limits):
+  https://platform.claude.com/docs/en/build-with-claude/structured-outputs
+- Anthropic, Define tools (input_schema):
+  https://platform.claude.com/docs/en/agents-and-tools/tool-use/define-tools
 """
 
 from __future__ import annotations

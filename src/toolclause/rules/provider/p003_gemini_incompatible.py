@@ -46,6 +46,10 @@ constraint written there may be rejected or silently not enforced.
 Not applied by `--fix`: replacing a keyword (`exclusiveMaximum: 101` by
 `maximum: 100`, `const` by a one-value `enum`) is usually possible but needs
 the author's eye; a type array has to become `nullable: true` or `anyOf`.
+
+## References
+- Google, Gemini API function calling (FunctionDeclaration, Schema):
+  https://ai.google.dev/gemini-api/docs/function-calling
 """
 
 from __future__ import annotations

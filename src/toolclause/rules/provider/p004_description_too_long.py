@@ -36,6 +36,10 @@ exercitation ullamco laboris.",
 
 ## Fix safety
 No automatic fix: shortening text is the author's work.
+
+## References
+- OpenAI, Function calling (no limit is documented there; the 400 is reported in getsentry/sentry-mcp#106):
+  https://developers.openai.com/api/docs/guides/function-calling
 """
 
 from __future__ import annotations

@@ -47,6 +47,10 @@ array too long. Expected an array with maximum length 128").
 ## Fix safety
 No automatic fix: split the list by task, or put a search/router tool in
 front of the rest.
+
+## References
+- OpenAI, Function calling ("fewer than 20 functions at the start of a turn"):
+  https://developers.openai.com/api/docs/guides/function-calling
 """
 
 from __future__ import annotations

@@ -89,6 +89,10 @@ makes the model's choice among tools worse.
 ## Fix safety
 No automatic fix: shorten descriptions, replace long enums with a code and a
 pattern, or split the tool.
+
+## References
+- OpenAI, Function calling (function definitions count as input tokens on every request):
+  https://developers.openai.com/api/docs/guides/function-calling
 """
 
 from __future__ import annotations

@@ -40,6 +40,10 @@ dropped or fails the whole `tools/list` response, and a wrongly typed hint
 ## Fix safety
 Not applied by `--fix`: a wrong value needs the author to say what was meant
 (`"true"` → `true` is likely, `"yes"` or `1` is a guess).
+
+## References
+- MCP specification 2025-11-25, Tools:
+  https://modelcontextprotocol.io/specification/2025-11-25/server/tools
 """
 
 from __future__ import annotations
