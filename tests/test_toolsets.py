@@ -44,6 +44,18 @@ def test_two_files_naming_one_tool_are_duplicates_in_a_folder(tmp_path: Path):
     assert not found(tmp_path, "S011", toolset="file")
 
 
+def test_a_duplicate_in_another_file_names_that_file_and_its_line(tmp_path: Path):
+    write(tmp_path, "a.json", [tool("get_forecast", "Weather forecast for one city for the coming days."),
+                               tool("get_weather", "Current weather for one city, in metric units.")])
+    second = write(tmp_path, "b.json", tool("get_weather", "Weather forecast for one city for the coming days."))
+    (duplicate,) = found(tmp_path, "S011")
+    assert duplicate.file == str(second) and duplicate.pointer == "/name"
+    lines = (tmp_path / "a.json").read_text().splitlines()
+    line = next(number for number, text in enumerate(lines, 1) if '"name": "get_weather"' in text)
+    assert f"already used by a tool in {tmp_path / 'a.json'} (line {line}, at /1);" in duplicate.message
+    assert "the files of one folder are one set" in duplicate.message
+
+
 def test_a_preview_tool_in_its_own_file_counts(tmp_path: Path):
     write(tmp_path, "transfer_funds.json", tool("transfer_funds"))
     alone = found(tmp_path, "X003")

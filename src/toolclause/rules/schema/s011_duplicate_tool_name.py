@@ -2,7 +2,9 @@
 
 ## What it does
 Finds tools in one list that share a name, and reports each one after the
-first, saying where the first one is.
+first, saying where the first one is.  A folder's files are one tool set
+(one contract per file is the usual layout), so two files naming the same
+tool are reported too, naming the other file and its line.
 
 ## Why is this bad?
 A model calls a tool by name, so two tools with one name cannot both be
@@ -52,14 +54,22 @@ class DuplicateToolName(Rule):
                 first_by_name[tool.name] = (position, tool)
                 continue
             first_position, first = first_by_name[tool.name]
-            yield tool, Finding("/name", f"tool name '{tool.name}' is already used by tool #{first_position + 1} of "
-                                         f"this list ({_where(first)}); tool names must be unique within a list",
-                                Fix("rename one of the tools"))
+            if first.origin.file != tool.origin.file:
+                # one tool set across files (a folder of contracts): say which file holds the other one
+                where = _where(first)
+                message = (f"tool name '{tool.name}' is already used by a tool in {first.origin.file}"
+                           f"{f' ({where})' if where else ''}; tool names must be unique within a tool set, "
+                           f"and the files of one folder are one set")
+            else:
+                message = (f"tool name '{tool.name}' is already used by tool #{first_position + 1} of "
+                           f"this list ({_where(first) or f'in {first.origin.file}'}); tool names must be unique "
+                           f"within a list")
+            yield tool, Finding("/name", message, Fix("rename one of the tools"))
 
 
 def _where(tool: ToolContract) -> str:
     origin = tool.origin
-    parts = []
+    parts: list[str] = []
     if origin.line is not None:
         parts.append(f"line {origin.line}")
     elif origin.locate is not None:
@@ -68,4 +78,4 @@ def _where(tool: ToolContract) -> str:
             parts.append(f"line {line}")
     if origin.base:
         parts.append(f"at {origin.base}")
-    return ", ".join(parts) if parts else f"in {origin.file}"
+    return ", ".join(parts)
