@@ -7,6 +7,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
+import toolclause
 from toolclause.cli.main import cli
 from toolclause.linting.engine import LintReport, sort_diagnostics
 from toolclause.model import Diagnostic, Severity
@@ -29,6 +30,38 @@ def test_findings_of_one_record_follow_the_pointer_not_the_code():
     assert [(d.pointer, d.code) for d in found] == [
         ("/tool/name", "N002"), ("/tool/parameters/properties/tags", "C002"),
         ("/tool/parameters/properties/tags", "D003"), ("/tool/parameters/required/0", "S003")]
+
+
+def test_without_positions_array_indexes_compare_as_numbers():
+    # a list read from memory or a live server has no lines: the pointer is the position
+    found = [Diagnostic("D003", "missing-property-description", Severity.WARNING, "m", tool=name, file="<object>",
+                        pointer=pointer)
+             for name, pointer in (("t10", "/10/inputSchema"), ("t9", "/9/inputSchema/properties/a"),
+                                   ("t2", "/2/name"), ("t9", "/9/inputSchema"), ("t100", "/100/name"),
+                                   ("t9", "/9/inputSchema/properties/a/items/10"),
+                                   ("t9", "/9/inputSchema/properties/a/items/9"))]
+    sort_diagnostics(found)
+    assert [d.pointer for d in found] == ["/2/name", "/9/inputSchema", "/9/inputSchema/properties/a",
+                                          "/9/inputSchema/properties/a/items/9",
+                                          "/9/inputSchema/properties/a/items/10", "/10/inputSchema", "/100/name"]
+
+
+def test_file_then_position_then_pointer():
+    found = [finding("S003", "b", 3, "/1/x", column=2), finding("C002", "a", 1, "/0/b"),
+             Diagnostic("C002", "rule-c002", Severity.WARNING, "m", tool="z", file="a.jsonl", pointer="/0/a", line=9),
+             finding("C002", "a", 1, "/0/a"), finding("D003", "b", 3, "/1/x", column=1)]
+    sort_diagnostics(found)
+    assert [(d.file, d.line, d.column, d.pointer) for d in found] == [
+        ("a.jsonl", 9, None, "/0/a"), ("t.jsonl", 1, None, "/0/a"), ("t.jsonl", 1, None, "/0/b"),
+        ("t.jsonl", 3, 1, "/1/x"), ("t.jsonl", 3, 2, "/1/x")]
+
+
+def test_a_live_listing_keeps_the_order_of_its_tools():
+    tools = [{"name": f"tool_{i}", "description": "Looks one record up by its id and returns it.",
+              "inputSchema": {"type": "object", "properties": {"id": {"type": "string"}}}} for i in range(12)]
+    found = toolclause.lint(tools, select=["D003"])
+    sort_diagnostics(found)
+    assert [d.tool for d in found] == [f"tool_{i}" for i in range(12)]
 
 
 def test_two_tools_of_one_name_far_apart_are_two_headings_where_they_stand():

@@ -322,16 +322,25 @@ def tool_sets(tools: Sequence[ToolContract], mode: str = "folder") -> list[list[
     return list(sets.values())
 
 
+def pointer_key(pointer: str) -> str:
+    """A JSON Pointer as a key that compares token by token, an array index as a number: `/9` before `/10`.
+
+    (Tokens joined by NUL, which sorts before every character, with digit tokens zero-padded:
+    one string per finding keeps the sort of tens of thousands of findings as cheap as before.)"""
+    return "\x00".join([t.zfill(20) if t.isdigit() else t for t in pointer.split("/")])
+
+
 def sort_key(d: Diagnostic) -> tuple:
-    return (d.file or "", d.line or 0, d.column or 0, d.tool or "", d.pointer, d.code)
+    return (d.file or "", d.line or 0, d.column or 0, pointer_key(d.pointer), d.tool or "", d.code)
 
 
 def sort_diagnostics(diagnostics: list[Diagnostic]) -> None:
-    """Report order (file, position, tool, pointer, code), in place.
+    """Report order (file, position, pointer, tool, code), in place.
 
     Where a source gives no column (a JSONL record is one line, a live server has
     no lines), the pointer stands for the position: a property's findings stay
-    together instead of being spread by code.
+    together instead of being spread by code, and tools follow their order in
+    the list (`/9` before `/10`: array indexes compare as numbers).
 
     The sort keys are tens of thousands of fresh tuples on a heap holding every
     loaded tool: with the collector on, they trigger full collections that cost
