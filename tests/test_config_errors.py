@@ -82,3 +82,30 @@ def test_the_command_line_exits_2_on_a_discovered_wrong_setting(tmp_path: Path, 
     result = _lint_in(tmp_path)
     assert result.exit_code == 2, result.output
     assert says in result.output and "pyproject.toml" in result.output
+
+
+@pytest.mark.parametrize("option, value, code", [
+    ("select", ["S003", "X999"], "X999"), ("ignore", ["D0099"], "D0099"), ("select", "S003,Q", "Q"),
+    ("ignore", iter(["C0001"]), "C0001")])
+def test_the_python_api_checks_select_and_ignore_as_the_command_line_does(option, value, code):
+    import toolclause
+
+    tool = {"name": "t", "description": "Looks one record up by its id.", "inputSchema": {"type": "object"}}
+    with pytest.raises(ConfigError) as raised:
+        toolclause.lint(tool, **{option: value})
+    message = str(raised.value)
+    assert message.startswith(f"{option}: '{code}' is not a rule code or prefix")
+    # the same check, the same words, behind --select / --ignore (exit 2)
+    flag_value = ",".join(value) if isinstance(value, list) else value if isinstance(value, str) else code
+    result = CliRunner().invoke(cli, ["lint", WEATHER, f"--{option}", flag_value])
+    assert result.exit_code == 2
+    assert message[len(option):] in result.output and f"--{option}" in result.output
+
+
+def test_the_python_api_takes_codes_and_prefixes_in_any_case():
+    import toolclause
+
+    tool = {"name": "t", "description": "Looks one record up by its id.",
+            "inputSchema": {"type": "object", "properties": {}, "required": ["id"]}}
+    assert [d.code for d in toolclause.lint(tool, select=["s003"])] == ["S003"]
+    assert [d.code for d in toolclause.lint(tool, select="S0", ignore={"S001"})] == ["S003"]

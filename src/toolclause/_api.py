@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from .linting.config import LintConfig, parse_targets
+from .linting.config import LintConfig, parse_codes, parse_targets
 from .linting.engine import lint_contracts
 from .loading import load
 from .model import Diagnostic, ToolContract
@@ -23,6 +23,9 @@ def lint(source: Any, *, config: LintConfig | None = None, targets: Iterable[str
          input_format: str | None = None) -> list[Diagnostic]:
     """Lint tools given as contracts, paths, a JSON string or parsed objects.
 
+    `select` and `ignore` take rule codes or prefixes, as the command line does; one that names no
+    rule raises `ConfigError` (a ValueError) naming it, as does an unknown target.
+
     >>> [d.code for d in lint({"name": "t", "description": "Looks up one thing by id and returns it.",
     ...   "inputSchema": {"type": "object", "properties": {}, "required": ["id"]}}, select=["S003"])]
     ['S003']
@@ -31,8 +34,8 @@ def lint(source: Any, *, config: LintConfig | None = None, targets: Iterable[str
     config = config or LintConfig()
     config = config.with_overrides(
         targets=parse_targets(list(targets)) if targets is not None else None,
-        select=tuple(c.upper() for c in select) if select is not None else None,
-        ignore=tuple(c.upper() for c in ignore) if ignore is not None else None,
+        select=parse_codes(select, "select") if select is not None else None,
+        ignore=parse_codes(ignore, "ignore") if ignore is not None else None,
     )
     return lint_contracts(tools, config)
 

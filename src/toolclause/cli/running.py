@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from ..linting.baseline import BASELINE_VERSION, Accepted, BaselineError, dumps_baseline, filter_new, parse_baseline
-from ..linting.config import ConfigError, LintConfig, check_code, discover_config, parse_targets, read_config_file
+from ..linting.config import ConfigError, LintConfig, discover_config, parse_codes, parse_targets, read_config_file
 from ..linting.engine import LintReport, lint_contracts, lint_loaded, sort_diagnostics, tool_sets
 from ..linting.fix import SkippedFix, can_write_back
 from ..loading import LoadResult, load_paths
@@ -71,7 +71,7 @@ def _selectors(value: str | None, option: str) -> tuple[str, ...] | None:
     if value is None:
         return None
     try:
-        return tuple(check_code(v, option) for v in value.split(",") if v.strip())
+        return parse_codes(value, option)
     except ConfigError as exc:
         raise CliError(str(exc)) from None
 

@@ -24,7 +24,7 @@ discovery, which never skips a broken file in silence.
 from __future__ import annotations
 
 import fnmatch
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -63,11 +63,17 @@ def check_code(code: str, where: str, prefix: bool = True) -> str:
                       + (f"; did you mean {hint!r}?" if hint else "; see `toolclause rules`"))
 
 
-def _codes(value: Any, where: str) -> tuple[str, ...]:
+def parse_codes(value: Any, where: str) -> tuple[str, ...]:
+    """Rule codes or prefixes (a list, or one comma-separated string), upper-cased: the one check behind
+    the configuration's select/ignore, `--select`/`--ignore` and `toolclause.lint(select=…, ignore=…)`.
+
+    Raises ConfigError naming `where` and the first code that names no rule (with a did-you-mean)."""
     if value is None:
         return ()
     if isinstance(value, str):
         value = [v for v in value.split(",") if v.strip()]
+    if isinstance(value, (set, frozenset, Iterator)):  # the Python API takes any iterable
+        value = list(value)
     if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
         raise ConfigError(f"{where} must be a list of rule codes")
     return tuple(check_code(v, where) for v in value)
@@ -178,7 +184,7 @@ def config_from_mapping(data: Mapping[str, Any], source: str | None = None) -> L
             severity[key] = Severity.parse(level)
         except ValueError as exc:
             raise ConfigError(f"{where}: severity.{code}: {exc}") from None
-    per_file = {str(k): _codes(v, f"{where}: per-file-ignores.{k}")
+    per_file = {str(k): parse_codes(v, f"{where}: per-file-ignores.{k}")
                 for k, v in _table(data.get("per-file-ignores"), f"{where}: per-file-ignores",
                                    "glob = codes").items()}
     fail_on = _choice(data.get("fail-on"), f"{where}: fail-on", ("error", "warning", "info", "never"), "error")
@@ -190,8 +196,8 @@ def config_from_mapping(data: Mapping[str, Any], source: str | None = None) -> L
     except ConfigError as exc:
         raise ConfigError(f"{where}: {exc}") from None
     return LintConfig(
-        select=_codes(data.get("select"), f"{where}: select") or ("ALL",),
-        ignore=_codes(data.get("ignore"), f"{where}: ignore"),
+        select=parse_codes(data.get("select"), f"{where}: select") or ("ALL",),
+        ignore=parse_codes(data.get("ignore"), f"{where}: ignore"),
         per_file_ignores=per_file,
         severity=severity,
         targets=targets,
