@@ -45,3 +45,21 @@ def test_the_tokenizer_finds_every_repeat_and_escapes_pointers():
     text = '{"a/b": {"k": 1, "k": 2, "k": 3}, "list": [{"x": 1}, {"x": 1, "x": 2}], "a/b": 0}'
     assert json_duplicate_keys(text) == [("/a~1b", "k", 1), ("/a~1b", "k", 1), ("/list/1", "x", 1), ("", "a/b", 1)]
     assert json_duplicate_keys('{"a": {"a": 1}, "b": "\\"a\\": 1"}') == []
+
+
+def test_the_python_api_reports_them_as_the_command_line_does(tmp_path: Path):
+    import toolclause
+
+    path = tmp_path / "tool.json"
+    path.write_text(TOOL, encoding="utf-8")
+    cli_found = _lint(path)
+    for source in (path, str(path), TOOL):
+        found = [d for d in toolclause.lint(source) if d.code == "S001"]
+        assert [(d.severity.label, d.tool, d.pointer, d.line) for d in found] == [
+            ("warning", "get_order", "/inputSchema/properties/order_id", 4)], source
+        assert found[0].message == cli_found[0]["message"]
+    assert [d.file for d in toolclause.lint(path) if d.code == "S001"] == [str(path)]
+    assert not [d for d in toolclause.lint(path, ignore=["S001"]) if d.code == "S001"]
+    assert not [d for d in toolclause.lint(path, select=["D"]) if d.code == "S001"]
+    # parsed objects cannot repeat a key: nothing to report
+    assert not [d for d in toolclause.lint(json.loads(TOOL)) if d.code == "S001"]

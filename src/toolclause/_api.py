@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from .linting.config import LintConfig, parse_codes, parse_targets
 from .linting.engine import lint_contracts
-from .loading import load
+from .loading.sources import load_result
 from .model import Diagnostic, ToolContract
 
 if TYPE_CHECKING:
@@ -30,14 +30,23 @@ def lint(source: Any, *, config: LintConfig | None = None, targets: Iterable[str
     ...   "inputSchema": {"type": "object", "properties": {}, "required": ["id"]}}, select=["S003"])]
     ['S003']
     """
-    tools = list(source) if _is_contracts(source) else load(source, input_format)
+    if _is_contracts(source):
+        tools, repeated = list(source), []
+    else:
+        loaded = load_result(source, input_format)
+        tools, repeated = loaded.tools, loaded.duplicate_keys
     config = config or LintConfig()
     config = config.with_overrides(
         targets=parse_targets(list(targets)) if targets is not None else None,
         select=parse_codes(select, "select") if select is not None else None,
         ignore=parse_codes(ignore, "ignore") if ignore is not None else None,
     )
-    return lint_contracts(tools, config)
+    diagnostics = lint_contracts(tools, config)
+    if repeated:  # keys a JSON object repeats: S001 warnings, as the command line reports them
+        from .linting.duplicate_keys import duplicate_key_warnings
+
+        diagnostics += duplicate_key_warnings(repeated, tools, config)
+    return diagnostics
 
 
 def diff(old: Any, new: Any) -> DiffReport:
@@ -48,6 +57,7 @@ def diff(old: Any, new: Any) -> DiffReport:
     Inputs that cannot be read are listed in the report's `unreadable`.
 
     >>> before = {"name": "get_weather", "inputSchema": {"type": "object", "properties": {"city": {"type": "string"}}}}
+    >>> from toolclause import load
     >>> after = load({**before, "inputSchema": {**before["inputSchema"], "required": ["city"]}})[0]
     >>> [(c.kind, c.impact.label) for c in diff(before, after).changes]
     [('required-added', 'breaking-calls')]

@@ -23,8 +23,7 @@ from ..linting.engine import LintReport, lint_contracts, lint_loaded, sort_diagn
 from ..linting.fix import SkippedFix, can_write_back
 from ..loading import LoadResult, load_paths
 from ..loading.contract_files import load_file_text
-from ..loading.result import DuplicateKey
-from ..model import Diagnostic, Severity, ToolContract, escape_token
+from ..model import Diagnostic, Severity, ToolContract
 from ..report.base import FixSummary, LintRun
 from ..rules.base import LintContext
 from .fixing import fix_pass, unified_diff
@@ -264,30 +263,6 @@ def _write_baseline(request: LintRequest, diagnostics: Iterable[Diagnostic]) -> 
 
 # --------------------------------------------------------------------------- the run
 
-def duplicate_key_warnings(found: Iterable[DuplicateKey], tools: Sequence[ToolContract],
-                           config: LintConfig) -> list[Diagnostic]:
-    """S001 warnings for keys an object repeats: the file is read (the last value wins), the loss is reported,
-    on the tool whose object holds it (its pointer then inside the tool, as rules report), else on the file."""
-    if not config.enabled("S001"):
-        return []
-    from ..rules import BY_CODE
-
-    out = []
-    for d in found:
-        if config.ignored_in_file("S001", d.file):
-            continue
-        pointer = f"{d.pointer}/{escape_token(d.key)}"
-        holder = max((t for t in tools if t.origin.file == d.file and (t.origin.line is None or t.origin.line == d.line)
-                      and pointer.startswith(t.origin.base + "/")), key=lambda t: len(t.origin.base), default=None)
-        out.append(Diagnostic(
-            "S001", BY_CODE["S001"].name, Severity.WARNING,
-            f"the key '{d.key}' appears more than once in this object; a JSON parser keeps only the last value and "
-            f"drops the others without a word, so the tool is not what the file seems to say — keep one",
-            tool=holder.name if holder is not None else None, file=d.file,
-            pointer=pointer[len(holder.origin.base):] if holder is not None else pointer, line=d.line))
-    return out
-
-
 class _Expired(BaseException):
     """The live lint's --timeout passed (a BaseException: the engine reports a rule's Exception and goes on)."""
 
@@ -327,6 +302,8 @@ def run_lint(request: LintRequest, progress: Progress | None = None) -> tuple[Li
     else:
         report = lint_loaded_result(loaded, config, progress)
     if loaded.duplicate_keys:
+        from ..linting.duplicate_keys import duplicate_key_warnings  # only a file that repeats a key needs it
+
         report.diagnostics.extend(duplicate_key_warnings(loaded.duplicate_keys, loaded.tools, config))
         sort_diagnostics(report.diagnostics)
     fixes = None

@@ -17,6 +17,11 @@ def load(source: Any, input_format: str | None = None) -> list[ToolContract]:
 
     Raises ValueError listing what could not be read.
     """
+    return load_result(source, input_format).tools
+
+
+def load_result(source: Any, input_format: str | None = None) -> LoadResult:
+    """`load()`, with what else reading found (the keys a JSON object repeats, for lint to report)."""
     if isinstance(source, (str, Path)) and (isinstance(source, Path) or source.lstrip()[:1] not in "{["):
         result = load_paths([source], input_format)
     elif isinstance(source, str):
@@ -28,4 +33,4 @@ def load(source: Any, input_format: str | None = None) -> list[ToolContract]:
         result = LoadResult(tools=tools, unreadable=problems)
     if result.unreadable:
         raise ValueError("; ".join(f"{u.file}{u.pointer}: {u.message}" for u in result.unreadable))
-    return result.tools
+    return result
