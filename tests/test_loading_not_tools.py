@@ -122,3 +122,22 @@ def test_empty_input_says_so(tmp_path: Path):
     assert [(u.code, u.message) for u in named] == [
         ("empty", "the file is empty: no tool definition in it"),
         ("empty", "the file is only YAML comments: no tool definition in it")]
+
+
+def test_a_tool_without_parameters_keeps_its_providers_own_fields(tmp_path: Path):
+    # Gemini's behavior, OpenAI's and Anthropic's defer_loading, an explicit "type": "function":
+    # a tool that takes no arguments, not a package.json
+    tools = [{"name": "turn_on_lights", "description": "Turn on the lights in the user's room; returns nothing.",
+              "behavior": "NON_BLOCKING"},
+             {"name": "get_time_now", "description": "The current time on the server clock as ISO 8601 text.",
+              "responseJsonSchema": {"type": "string"}},
+             {"type": "function", "name": "get_weather_now", "defer_loading": True,
+              "description": "Weather at the user's location right now; returns the temperature."},
+             {"type": "function", "name": "get_news_now", "description": "Today's headlines; returns a list.",
+              "tool_choice_hint": "auto"}]
+    for n, tool in enumerate(tools):
+        (tmp_path / f"t{n}.json").write_text(json.dumps([tool]))
+    result = lint(str(tmp_path), "--select", "N001", "--fail-on", "never")
+    assert result.exit_code == 0, result.output
+    assert "not a tool definition" not in result.output
+    assert "in 4 tools, 4 files" in result.output

@@ -385,7 +385,10 @@ def _is_schema_like(value: Any) -> bool:
 # shapes above, and what tool files carry along); `_private` and `x-` keys are anyone's.
 _TOOL_KEYS = frozenset({"name", "description", "title", "type", "strict", "annotations", "tags", "examples",
                         "errors", "returns", "results", "response", "outputSchema", "output_schema", "meta",
-                        "icons", "category", "deprecated", "version", "$id", "$schema"})
+                        "icons", "category", "deprecated", "version", "$id", "$schema",
+                        # the providers' own optional fields: Gemini, Anthropic, OpenAI, MCP
+                        "behavior", "responseJsonSchema", "response_json_schema", "cache_control",
+                        "defer_loading", "allowed_callers", "input_examples", "execution"})
 
 
 def foreign_keys(obj: Mapping[str, Any]) -> list[str]:
@@ -432,7 +435,7 @@ def detect_tool_format(obj: Mapping[str, Any]) -> str | None:
         if any(isinstance(obj.get(k), dict) for k in _NESTFUL_INPUT_KEYS[2:]) or "output_parameters" in obj:
             return "property-map"
         if "name" in obj and ("description" in obj or "annotations" in obj or "parameters" in obj):
-            if "parameters" not in obj and foreign_keys(obj):
+            if "parameters" not in obj and obj.get("type") != "function" and foreign_keys(obj):
                 return None  # a pre-commit hook, a package.json: a name and a description, and other business
             return "openai-responses" if obj.get("type") == "function" else "function"
         if "id" in obj and "desc" in obj:
