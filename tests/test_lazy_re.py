@@ -96,3 +96,15 @@ def test_a_bad_pattern_raises_re_error_at_first_use():
     lazy = _lazy_re.compile(r"(unclosed")
     with pytest.raises(re.error):
         lazy.search("x")
+
+
+@pytest.mark.parametrize("used", [False, True])
+def test_a_pattern_can_be_copied_and_pickled(used):
+    import copy
+    import pickle
+
+    lazy = _lazy_re.compile(r"a+b", re.I)
+    if used:
+        lazy.search("")
+    for twin in (copy.copy(lazy), copy.deepcopy(lazy), pickle.loads(pickle.dumps(lazy))):
+        assert twin.pattern == "a+b" and twin.search("xAAB").span() == (1, 4)

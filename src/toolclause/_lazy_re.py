@@ -61,6 +61,8 @@ class LazyPattern:
         self.flags = flags
 
     def __getattr__(self, name: str) -> Any:  # only for attributes not set yet
+        if name.startswith("__") or name in ("pattern", "flags"):  # copy and pickle probe these on a bare object
+            raise AttributeError(name)
         compiled = compiled_pattern(self.pattern, self.flags)
         for method in _METHODS:
             setattr(self, method, getattr(compiled, method))
