@@ -388,7 +388,7 @@ _TOOL_KEYS = frozenset({"name", "description", "title", "type", "strict", "annot
                         "icons", "category", "deprecated", "version", "$id", "$schema",
                         # the providers' own optional fields: Gemini, Anthropic, OpenAI, MCP
                         "behavior", "responseJsonSchema", "response_json_schema", "cache_control",
-                        "defer_loading", "allowed_callers", "input_examples", "execution"})
+                        "defer_loading", "allowed_callers", "input_examples", "eager_input_streaming", "execution"})
 
 
 def foreign_keys(obj: Mapping[str, Any]) -> list[str]:
