@@ -62,6 +62,7 @@ def test_empty_arguments_are_an_empty_object(empty):
     ('{"query": "pizza",}', "not valid JSON"),
     ("{'query': 'pizza'}", "not valid JSON"),
     ('{"query": NaN}', "NaN and Infinity are not JSON"),
+    ('{"query": "pizza", "limit": ' + "9" * 5000 + "}", "a number has too many digits"),
     (b"\xff\xfe{}", "not UTF-8"),
     ('"{\\"query\\": broken}"', "a JSON string holding invalid JSON"),
     (["query"], "an array, not a JSON object"),

@@ -97,7 +97,9 @@ def _parse_text(text: str, max_bytes: int) -> dict[str, Any] | ParseProblem:
             return {}
         return _syntax_problem(text, exc)
     except (ValueError, RecursionError) as exc:
-        reason = "nested too deeply" if isinstance(exc, RecursionError) else "NaN and Infinity are not JSON"
+        reason = ("nested too deeply" if isinstance(exc, RecursionError) else
+                  "NaN and Infinity are not JSON" if str(exc).endswith(" is not JSON") else
+                  "a number has too many digits; send it as a string")
         return ParseProblem("syntax", f"the arguments are not valid JSON: {reason}",
                             context={"expected": "JSON object"})
     if type(value) is dict:
