@@ -33,8 +33,8 @@ from re import *  # noqa: F403  (the rest of `re`, unchanged)
 from typing import Any, AnyStr
 
 try:  # the interpreter's own regex compiler, as re.compile calls it; without it, patterns compile as usual
-    import _sre  # type: ignore[import-not-found]
-    from re import _compiler, _parser  # type: ignore[attr-defined]
+    import _sre  # type: ignore[import-not-found]  # a C module with no type stubs
+    from re import _compiler, _parser  # type: ignore[attr-defined]  # private modules typeshed leaves out
 
     _CODE_OF = _compiler._code
     _PARSE = _parser.parse

@@ -98,7 +98,12 @@ def _types_of(schema: dict[str, Any]) -> frozenset[str] | None:
     """The expanded type set a schema declares; None when it declares none; _Unsafe when unreadable."""
     if "type" not in schema:
         return None
-    types = resolved_types(schema["type"])
+    return _type_set(schema["type"])
+
+
+def _type_set(type_value: Any) -> frozenset[str]:
+    """The expanded type set a `type` value means; _Unsafe when unreadable."""
+    types = resolved_types(type_value)
     if types is None:
         raise _Unsafe
     return _expand(types)
@@ -168,7 +173,7 @@ def _type(schema: dict[str, Any]) -> dict[str, Any]:
 
 # --------------------------------------------------------------------------- merging
 
-def _merge(parent: dict[str, Any], branch: Any) -> dict[str, Any] | bool:
+def _merge(parent: dict[str, Any], branch: Any) -> dict[str, Any]:
     """Both constraints in one schema (their conjunction), or _Unsafe when they clash."""
     if branch is True or branch == {}:
         return parent
@@ -186,7 +191,7 @@ def _merge(parent: dict[str, Any], branch: Any) -> dict[str, Any] | bool:
                 and isinstance(out[key], dict) and not set(value) & set(out[key]):
             out[key] = {**out[key], **value}  # each property constrained on its own, as before
         elif key == "type":
-            both = _types_of(out) & _types_of(branch)  # type: ignore[operator]
+            both = _type_set(out[key]) & _type_set(value)
             if not both:
                 raise _Unsafe
             out["type"] = _type_value(both)
@@ -218,7 +223,7 @@ def _all_of(schema: dict[str, Any]) -> dict[str, Any] | bool:
         except _Unsafe:
             kept.append(branch)
             continue
-        out = merged  # type: ignore[assignment]
+        out = merged
     if kept:
         out["allOf"] = kept
     return out
@@ -299,14 +304,16 @@ def _merge_branches(branches: list[Any]) -> dict[str, Any]:
     notes = _merged_annotations(branches)
     bare = [{k: v for k, v in b.items() if k not in ANNOTATIONS} for b in branches]
     listed = [_listed_values(b) if _listed_values(b) is not None else _finite_values(b) for b in bare]
-    if all(values is not None for values in listed):
-        return {**notes, **_value_schema([v for values in listed for v in values])}  # type: ignore[union-attr]
-    types = [_types_of(b) for b in bare]
-    if any(t is None for t in types):
+    known_values = [values for values in listed if values is not None]
+    if len(known_values) == len(listed):
+        return {**notes, **_value_schema([v for values in known_values for v in values])}
+    declared = [_types_of(b) for b in bare]
+    types = [t for t in declared if t is not None]
+    if len(types) != len(declared):
         raise _Unsafe
     for i, branch in enumerate(bare):
-        others = frozenset().union(*(t for j, t in enumerate(types) if j != i))  # type: ignore[arg-type]
-        if types[i] & others:  # type: ignore[operator]
+        others: frozenset[str] = frozenset().union(*(t for j, t in enumerate(types) if j != i))
+        if types[i] & others:
             raise _Unsafe
         for key in branch:
             if key != "type" and (key not in FAMILIES or FAMILIES[key] & others):
@@ -314,7 +321,7 @@ def _merge_branches(branches: list[Any]) -> dict[str, Any]:
     out: dict[str, Any] = dict(notes)
     for branch in bare:
         out.update(branch)
-    out["type"] = _type_value(frozenset().union(*types))  # type: ignore[arg-type]
+    out["type"] = _type_value(frozenset[str]().union(*types))
     return out
 
 

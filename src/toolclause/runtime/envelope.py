@@ -51,7 +51,7 @@ class Result:
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Result) and self.to_dict() == other.to_dict()
 
-    __hash__ = None  # type: ignore[assignment]
+    __hash__ = None  # type: ignore[assignment]  # unhashable on purpose (mutable, equal by content); mypy wants a method
 
     # ------------------------------------------------------------------ shapes
 

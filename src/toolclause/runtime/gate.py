@@ -369,6 +369,7 @@ class Gate:
 
     def _settle(self, tool: BoundTool, ticket: Any, result: Result) -> Result:
         try:
+            # every Result built with ok=False carries its error; mypy cannot see that through `ok`
             if result.ok or not (result.error.retryable or result.error.code in _TRANSIENT):  # type: ignore[union-attr]
                 self._claim.complete(ticket, result)
             else:
@@ -515,7 +516,7 @@ class Gate:
             return result
         if not result.trace_id:
             result.trace_id = new_trace_id()
-        outcome = "ok" if result.ok else result.error.code  # type: ignore[union-attr]
+        outcome = "ok" if result.ok else result.error.code  # type: ignore[union-attr]  # not ok: error is set
         level = _LEVELS.get(outcome, logging.WARNING) if not result.ok else _INFO
         if not logger.isEnabledFor(level):
             return result

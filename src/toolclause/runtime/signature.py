@@ -98,7 +98,7 @@ def output_schema_for(annotation: Any) -> tuple[dict[str, Any] | None, bool, Typ
     return wrapper, True, adapter
 
 
-def _is_object_schema(schema: Mapping[str, Any]) -> bool:
+def _is_object_schema(schema: dict[str, Any]) -> bool:
     if schema.get("type") == "object":
         return True
     ref = schema.get("$ref")
@@ -106,11 +106,11 @@ def _is_object_schema(schema: Mapping[str, Any]) -> bool:
         target = schema.get("$defs", {}).get(ref.rsplit("/", 1)[1], {})
         if target.get("type") == "object":
             # MCP wants the root to be an object: inline the one referenced model
-            schema.update({k: v for k, v in target.items()})  # type: ignore[attr-defined]
-            schema.pop("$ref", None)  # type: ignore[attr-defined]
+            schema.update({k: v for k, v in target.items()})
+            schema.pop("$ref", None)
             schema["$defs"].pop(ref.rsplit("/", 1)[1], None)
             if not schema["$defs"]:
-                schema.pop("$defs", None)  # type: ignore[attr-defined]
+                schema.pop("$defs", None)
             return True
     return False
 

@@ -323,8 +323,9 @@ def describe_type(schema: Any) -> str | None:
     branches = schema.get("anyOf") or schema.get("oneOf")
     if isinstance(branches, list):
         types = [describe_type(b) for b in branches]
-        if all(types):
-            return " or ".join(dict.fromkeys(types))  # type: ignore[arg-type]
+        described = [t for t in types if t]
+        if len(described) == len(types):
+            return " or ".join(dict.fromkeys(described))
     if isinstance(schema.get("properties"), dict):
         return "object"
     return None

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from .url import StoreURL
 
@@ -74,8 +74,8 @@ class Record:
     def lease_expired(self, now: float) -> bool:
         return self.status == IN_PROGRESS and now >= self.lease_until
 
-    def evolve(self, **changes: object) -> Record:
-        return replace(self, **changes)  # type: ignore[arg-type]
+    def evolve(self, **changes: Any) -> Record:
+        return replace(self, **changes)
 
 
 @runtime_checkable

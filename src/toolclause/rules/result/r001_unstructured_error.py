@@ -139,12 +139,12 @@ def _raises(body: list[ast.stmt], caught: frozenset[str]) -> Iterator[tuple[ast.
         if isinstance(stmt, ast.Raise) and stmt.exc is not None:
             yield stmt.exc, caught
             continue
-        if isinstance(stmt, ast.Try) or type(stmt).__name__ == "TryStar":
+        if isinstance(stmt, (ast.Try, ast.TryStar)):
             names = set(caught)
-            for handler in stmt.handlers:  # type: ignore[attr-defined]
+            for handler in stmt.handlers:
                 names |= _handler_names(handler)
-            yield from _raises(stmt.body, frozenset(names))  # type: ignore[attr-defined]
-            for part in (*[h.body for h in stmt.handlers], stmt.orelse, stmt.finalbody):  # type: ignore[attr-defined]
+            yield from _raises(stmt.body, frozenset(names))
+            for part in (*[h.body for h in stmt.handlers], stmt.orelse, stmt.finalbody):
                 yield from _raises(part, caught)
             continue
         for field in ("body", "orelse", "finalbody"):
