@@ -51,8 +51,13 @@ def test_one_self_contained_page_with_the_summary_first(tmp_path, monkeypatch):
     assert page.index('id="summary"') < page.index('id="findings"')
     summary = page[page.index('id="summary"'):page.index('id="findings"')]
     assert "2 errors" in summary and "2 tools, 2 files" in summary
-    assert re.search(r"<code>S003</code></td><td>required-not-defined</td><td><span class=\"sev sev-error\">✖ error"
+    assert re.search(r"<code>S003</code></a></td><td>required-not-defined</td><td><span class=\"sev sev-error\">✖ error"
                      r"</span></td><td class=\"num\">1</td>", summary)
+    # each code links to its rule's documentation, the address SARIF gives as the rule's helpUri
+    from toolclause.rules import BY_CODE
+    from toolclause.rules.docs import documentation_url
+
+    assert f'<a href="{documentation_url(BY_CODE["S003"])}"><code>S003</code></a>' in summary
     assert "list_cities" in summary and "✓ clean" in summary  # every tool is in the per-tool table
 
 

@@ -222,10 +222,10 @@ def test_sarif_rules_link_their_documentation_and_provider_rules_cite_the_provid
         assert module.is_file() and f'"""{rule.name} ({rule.code})' in module.read_text(encoding="utf-8")
     for result in document["runs"][0]["results"]:
         assert driver["rules"][result["ruleIndex"]]["helpUri"].endswith(".py")
-    # provider rules cite the provider documentation they rely on, the sources toolclause.targets names
+    # provider and widget rules cite the provider documentation they rely on, the sources toolclause.targets names
     provider_sources = set(re.findall(r"https://\S+", targets.__doc__ or ""))
     cited = {d["id"]: d["properties"].get("references", []) for d in driver["rules"]}
-    for code in [r.code for r in ALL_RULES if r.code.startswith("P")]:
+    for code in [r.code for r in ALL_RULES if r.code.startswith(("P", "W"))]:  # providers, ChatGPT Apps widgets
         assert cited[code], f"{code} cites no provider documentation"
         assert set(cited[code]) <= provider_sources, (code, set(cited[code]) - provider_sources)
         descriptor = driver["rules"][[r["id"] for r in driver["rules"]].index(code)]

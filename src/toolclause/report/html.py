@@ -19,6 +19,8 @@ from pathlib import Path
 
 from ..linting.fix import can_write_back
 from ..model import Diagnostic, Severity
+from ..rules import BY_CODE
+from ..rules.docs import documentation_url
 from ..web.assets import asset_text
 from .base import LintRun, plural
 
@@ -126,7 +128,7 @@ def _summary(run: LintRun, files: dict[str, dict[str, list[Diagnostic]]]) -> str
     severities = "".join(f'<tr><th scope="row">{_severity(s)}</th><td class="num">{summary[s.label]}</td></tr>'
                          for s in (Severity.ERROR, Severity.WARNING, Severity.INFO))
     by_code: Counter[tuple[str, str, Severity]] = Counter((d.code, d.name, d.severity) for d in run.report.diagnostics)
-    codes = "".join(f'<tr><td><code>{_e(code)}</code></td><td>{_e(name)}</td><td>{_severity(severity)}</td>'
+    codes = "".join(f'<tr><td>{_code_link(code)}</td><td>{_e(name)}</td><td>{_severity(severity)}</td>'
                     f'<td class="num">{count}</td></tr>'
                     for (code, name, severity), count in sorted(by_code.items(), key=lambda kv: (-kv[1], kv[0][0])))
     tools = []
@@ -149,6 +151,14 @@ def _summary(run: LintRun, files: dict[str, dict[str, list[Diagnostic]]]) -> str
            f'<th scope="col">Tool</th><th scope="col">✖ errors</th><th scope="col">▲ warnings</th>'
            f'<th scope="col">ℹ info</th></tr></thead><tbody>{"".join(tools)}</tbody></table>' if tools else "")
         + "</section>")
+
+
+def _code_link(code: str) -> str:
+    """A rule's code, linked to its documentation (the address SARIF gives as the rule's helpUri)."""
+    rule = BY_CODE.get(code)
+    if rule is None:
+        return f"<code>{_e(code)}</code>"
+    return f'<a href="{_e(documentation_url(rule))}"><code>{_e(code)}</code></a>'
 
 
 def _unreadable(run: LintRun) -> str:

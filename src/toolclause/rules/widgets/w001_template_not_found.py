@@ -36,6 +36,10 @@ and nothing in the logs says why.
 ## Fix safety
 No fix: the suggested URI is a guess, and the missing resource may simply not
 be registered yet.
+
+## References
+- OpenAI Apps SDK reference (tool and resource `_meta` keys):
+  https://developers.openai.com/apps-sdk/reference
 """
 
 from __future__ import annotations

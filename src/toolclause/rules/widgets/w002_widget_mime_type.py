@@ -36,6 +36,10 @@ Hosts render only their own widget mime type.  A template served as plain
 ## Fix safety
 No fix: the resource is registered in the server's code, not in the tool
 definition.
+
+## References
+- OpenAI Apps SDK reference (tool and resource `_meta` keys):
+  https://developers.openai.com/apps-sdk/reference
 """
 
 from __future__ import annotations

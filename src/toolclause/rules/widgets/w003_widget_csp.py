@@ -42,6 +42,10 @@ back to a restrictive default that blocks the widget's own API calls.
 
 ## Fix safety
 No fix: only the author knows which origins the widget needs.
+
+## References
+- OpenAI Apps SDK reference (tool and resource `_meta` keys):
+  https://developers.openai.com/apps-sdk/reference
 """
 
 from __future__ import annotations

@@ -33,6 +33,10 @@ user reads half a sentence.
 
 ## Fix safety
 No fix: shortening a sentence is the author's call.
+
+## References
+- OpenAI Apps SDK reference (tool and resource `_meta` keys):
+  https://developers.openai.com/apps-sdk/reference
 """
 
 from __future__ import annotations
