@@ -12,7 +12,7 @@ import importlib
 import os
 import sys
 import traceback
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
@@ -109,6 +109,32 @@ def _show_diff(run: LintRun, output: str | None) -> None:
         click.echo(f"toolclause: error: {len(run.report.unreadable)} input(s) could not be read "
                    f"(first: {problem.file}: {problem.message})", err=True)
     click.get_current_context().exit(2 if run.report.unreadable else 1 if patch else 0)
+
+
+def _emit_pieces(pieces: Iterable[str], output: str | None, color: bool) -> None:
+    """`_emit` for a report made piece by piece: written in blocks of about a megabyte, never whole."""
+
+    def blocks() -> Iterator[str]:
+        block: list[str] = []
+        size = 0
+        for piece in pieces:
+            block.append(piece)
+            size += len(piece)
+            if size >= 1 << 20:
+                yield "".join(block)
+                block, size = [], 0
+        yield "".join(block)
+
+    if output is None:
+        for text in blocks():
+            click.echo(text, nl=False, color=color)
+        return
+    try:
+        with open(output, "w", encoding="utf-8") as stream:
+            for text in blocks():
+                stream.write(text)
+    except OSError as exc:
+        raise CommandError(f"--output {output}: cannot write: {exc.strerror or exc}") from None
 
 
 def _findings_only(run: LintRun, rendered: str) -> str:
@@ -242,10 +268,15 @@ def lint_command(paths: tuple[str, ...], targets: str | None, output_format: str
         _show_diff(run, output)
     color = not no_color and output is None and output_format == "text" and wants_color(sys.stdout)
     with gc_paused():  # a report of 60,000 findings is acyclic dicts and strings: see toolclause._gc
-        rendered = REPORTERS[output_format](run, color=color)
-    if quiet and output_format == "text":
-        rendered = _findings_only(run, rendered)
-    _emit(rendered, output, color)
+        render = REPORTERS[output_format]
+        pieces = getattr(sys.modules[render.__module__], "chunks", None)  # a reporter that writes as it goes
+        if pieces is not None and not (quiet and output_format == "text"):
+            _emit_pieces(pieces(run), output, color)
+        else:
+            rendered = render(run, color=color)
+            if quiet and output_format == "text":
+                rendered = _findings_only(run, rendered)
+            _emit(rendered, output, color)
     code = exit_code(run, config.fail_on)
     if output_format != "text":
         # the machine formats have fixed shapes; what --fix and the baseline did goes to stderr

@@ -3,11 +3,20 @@
 Computed lazily: only documents that get diagnostics pay for it.  The JSON
 indexer is a tokenizer over text that has already parsed, so it can assume the
 text is well formed; it is iterative, so depth costs no recursion.
+
+A large JSON document is not indexed whole (`json_locator`): its big containers
+(a list of thousands of tools) are stepped through with the json module's own
+scanner, and only the parts findings are in (a tool each) are tokenized, when
+the first finding there asks; line and column are counted for the positions asked
+for, not for every value.
 """
 
 from __future__ import annotations
 
+import json
+from bisect import bisect_right
 from collections.abc import Callable, Iterator
+from itertools import accumulate
 from typing import Any
 
 from .. import _lazy_re as re
@@ -59,6 +68,44 @@ def _json_events(text: str) -> Iterator[tuple[bool, str, str, int]]:
             stack.append([pointer, False, 0])
 
 
+# a key (a string, then a colon) or a string value; an opening bracket; a closing one; a number or literal.
+# Commas, colons and space between them are skipped by the search itself.
+_EVENT = re.compile(r'"[^"\\]*+(?:\\.[^"\\]*+)*+"(\s*+:)?|([{\[])|([}\]])|[^\s{}\[\]:,"]++', re.S)
+
+
+def _value_offsets(text: str, start: int, end: int) -> dict[str, int]:
+    """Pointer (below the value at `start`) → offset of each value of the well-formed JSON value there."""
+    found: dict[str, int] = {}
+    stack: list[list[Any]] = []  # [pointer, None for an object or the next index of an array]
+    key = ""
+    loads = json.loads
+    for match in _EVENT.finditer(text, start, end):
+        kind = match.lastindex
+        at = match.start()
+        if kind == 1:  # a key
+            colon = match.start(1)
+            key = text[at + 1:colon - 1]
+            if "\\" in key:
+                key = loads(text[at:colon])
+            continue
+        if kind == 3:
+            stack.pop()
+            continue
+        if not stack:
+            pointer = ""
+        else:
+            top = stack[-1]
+            if top[1] is None:
+                pointer = top[0] + "/" + (escape_token(key) if "~" in key or "/" in key else key)
+            else:
+                pointer = f"{top[0]}/{top[1]}"
+                top[1] += 1
+        found[pointer] = at
+        if kind == 2:
+            stack.append([pointer, None if text[at] == "{" else 0])
+    return found
+
+
 def json_positions(text: str, first_line: int = 1) -> dict[str, tuple[int, int]]:
     """Map pointer → (line, column) of the start of each value (1-based)."""
     line_starts = [0]
@@ -76,6 +123,97 @@ def json_positions(text: str, first_line: int = 1) -> dict[str, tuple[int, int]]
         return (first_line + lo, offset - line_starts[lo] + 1)
 
     return {pointer: where(offset) for is_key, pointer, _, offset in _json_events(text) if not is_key}
+
+
+LARGE_CONTAINER = 256 * 1024
+"""A container this many characters long or longer is stepped through, not tokenized (see `json_locator`)."""
+
+_SPACE = re.compile(r"[ \t\n\r]*")
+_scan_value = json.JSONDecoder().scan_once  # type: ignore[attr-defined]  # (text, offset) → (value, end)
+_scan_string = json.decoder.scanstring  # type: ignore[attr-defined]
+
+
+def json_locator(text: str, first_line: int = 1) -> Callable[[str], tuple[int, int] | None]:
+    """locate(pointer) → (line, column) of the value there, or of its deepest ancestor in the document.
+
+    The same answers as `lazy_locator(lambda: json_positions(text))`, for a fraction of the work on a
+    large document: containers of `LARGE_CONTAINER` characters or more are indexed one level deep by
+    the json scanner (each child's pointer token → its span), and below them each part is tokenized on
+    first use (its values' offsets kept; line and column counted when asked).
+    """
+    def skip(at: int) -> int:
+        """The offset of the first character from `at` on that is not JSON white space."""
+        return _SPACE.match(text, at).end()  # type: ignore[union-attr]  # the pattern matches "" too
+
+    first = skip(0)
+    shallow: dict[int, dict[str, tuple[int, int]]] = {}  # container offset → child token → (start, end)
+    parts: dict[int, dict[str, int]] = {}  # part offset → pointer below it → offset of the value
+    line_starts: list[int] = []
+
+    def children(start: int) -> dict[str, tuple[int, int]]:
+        found = shallow.get(start)
+        if found is not None:
+            return found
+        found = shallow[start] = {}
+        at = skip(start + 1)
+        is_object = text[start] == "{"
+        index = 0
+        while text[at] not in "}]":
+            if is_object:
+                key, at = _scan_string(text, at + 1)
+                at = skip(skip(at) + 1)  # past the colon
+                token = escape_token(key) if "~" in key or "/" in key else key
+            else:
+                token = str(index)
+                index += 1
+            end = _scan_value(text, at)[1]
+            found[token] = (at, end)
+            at = skip(end)
+            if text[at] == ",":
+                at = skip(at + 1)
+        return found
+
+    def part(start: int, end: int) -> dict[str, int]:
+        found = parts.get(start)
+        if found is None:
+            found = parts[start] = _value_offsets(text, start, end)
+        return found
+
+    def position(offset: int) -> tuple[int, int]:
+        if not line_starts:
+            line_starts.extend(accumulate(map((1).__add__, map(len, text.split("\n"))), initial=0))
+        line = bisect_right(line_starts, offset) - 1
+        return (first_line + line, offset - line_starts[line] + 1)
+
+    def locate(pointer: str) -> tuple[int, int] | None:
+        try:
+            return find(pointer)
+        except Exception:  # positions are a convenience; never fail a lint over them
+            return None
+
+    def find(pointer: str) -> tuple[int, int] | None:
+        if first >= len(text):
+            return None
+        start, end = first, len(text)
+        rest = pointer
+        while end - start >= LARGE_CONTAINER and text[start] in "{[" and rest:
+            cut = rest.find("/", 1)
+            token = rest[1:] if cut < 0 else rest[1:cut]
+            child = children(start).get(token)
+            if child is None:
+                return position(start)
+            start, end = child
+            rest = "" if cut < 0 else rest[cut:]
+        index = part(start, end)
+        probe = rest
+        while True:
+            if probe in index:
+                return position(index[probe])
+            if not probe:
+                return None
+            probe = probe[: probe.rfind("/")]
+
+    return locate
 
 
 def json_duplicate_keys(text: str, first_line: int = 1) -> list[tuple[str, str, int]]:
