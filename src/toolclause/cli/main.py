@@ -230,12 +230,14 @@ def _http_headers(ctx: click.Context, param: click.Parameter,
                                                    "(claude_desktop_config.json, .cursor/mcp.json, .vscode/mcp.json).")
 @click.option("--quiet", "-q", is_flag=True, help="Print the findings only: no summary line, no progress bar, "
                                                   "nothing when there are none.")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), metavar="N",
+              help="Lint a large run in N processes (default: the machine's cores); the report is the same.")
 @click.option("--no-color", is_flag=True, help="Never colour the output (as NO_COLOR=1 does).")
 def lint_command(paths: tuple[str, ...], targets: str | None, output_format: str, select: str | None,
                  ignore: str | None, fail_on: str | None, fix: bool, config_file: str | None,
                  baseline: str | None, write_baseline: str | None, input_format: str, output: str | None,
                  server: str | None, url: str | None, headers: tuple[tuple[str, str], ...], timeout: float,
-                 statistics: bool, mcp_config: str | None, quiet: bool, no_color: bool,
+                 statistics: bool, mcp_config: str | None, jobs: int | None, quiet: bool, no_color: bool,
                  exclude: tuple[str, ...], diff: bool) -> None:
     """Lint tool definitions in PATHS (files or folders; - for standard input), or a live MCP server."""
     if server is not None and url is not None:
@@ -257,7 +259,8 @@ def lint_command(paths: tuple[str, ...], targets: str | None, output_format: str
     request = LintRequest(paths=paths, targets=targets, select=select, ignore=ignore, fail_on=fail_on, fix=fix,
                           config_file=config_file, baseline=baseline, write_baseline=write_baseline,
                           input_format=input_format, server=server, url=url, headers=headers, timeout=timeout,
-                          statistics=statistics, mcp_config=mcp_config, exclude=exclude, diff=diff)
+                          statistics=statistics, mcp_config=mcp_config, exclude=exclude, diff=diff,
+                          jobs=jobs or os.cpu_count() or 1)
     show_progress = not quiet and bool(getattr(sys.stderr, "isatty", None) and sys.stderr.isatty())
     try:
         with progress_bar(show_progress) as progress:

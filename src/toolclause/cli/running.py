@@ -62,6 +62,7 @@ class LintRequest:
     mcp_config: str | None = None  # an MCP client configuration: every server it lists, instead of paths
     statistics: bool = False  # a count per code after the findings
     exclude: tuple[str, ...] = ()  # globs left out of folder searches, added to the configuration's
+    jobs: int = 1  # processes a large run is linted in (the findings are the same)
 
 
 # --------------------------------------------------------------------------- configuration
@@ -126,10 +127,11 @@ def lint_in_batches(tools: Sequence[ToolContract], config: LintConfig, progress:
     return diagnostics
 
 
-def lint_loaded_result(loaded: LoadResult, config: LintConfig, progress: Progress | None) -> LintReport:
+def lint_loaded_result(loaded: LoadResult, config: LintConfig, progress: Progress | None,
+                       jobs: int = 1) -> LintReport:
     long_run = len(loaded.tools) > LONG_RUN_TOOLS or loaded.files >= LONG_RUN_FILES
-    if progress is None or not long_run:
-        return lint_loaded(loaded.tools, loaded.unreadable, loaded.files, config)
+    if progress is None or not long_run or jobs > 1:
+        return lint_loaded(loaded.tools, loaded.unreadable, loaded.files, config, jobs)
     diagnostics = lint_in_batches(loaded.tools, config, progress)
     return LintReport(diagnostics=diagnostics, tools=len(loaded.tools), files=loaded.files,
                       unreadable=list(loaded.unreadable))
@@ -208,7 +210,7 @@ def _fix(request: LintRequest, loaded: LoadResult, report: LintReport, config: L
         if not one.files_changed:
             break
         loaded = _reload_after_fix(request, loaded, config.exclude, texts)
-        report = lint_loaded_result(loaded, config, progress)
+        report = lint_loaded_result(loaded, config, progress, request.jobs)
     remaining = [d for d in report.diagnostics
                  if d.fix is not None and d.fix.safe and d.fix.edits and can_write_back(d.file)]
     reported = {id(s.diagnostic) for s in total.skipped}
@@ -300,7 +302,7 @@ def run_lint(request: LintRequest, progress: Progress | None = None) -> tuple[Li
         with _within(request.timeout - (time.monotonic() - started), label):
             report = lint_loaded_result(loaded, config, progress)
     else:
-        report = lint_loaded_result(loaded, config, progress)
+        report = lint_loaded_result(loaded, config, progress, request.jobs)
     if loaded.duplicate_keys:
         from ..linting.duplicate_keys import duplicate_key_warnings  # only a file that repeats a key needs it
 

@@ -192,7 +192,9 @@ def lint_contracts(tools: Sequence[ToolContract], config: LintConfig | None = No
 
 
 def _lint_contracts(tools: Sequence[ToolContract], config: LintConfig | None,
-                    ctx: LintContext | None) -> list[Diagnostic]:
+                    ctx: LintContext | None, part: str = "all") -> list[Diagnostic]:
+    """part: "all"; or "tools" (each tool's own rules) and "lists" (the list rules), whose findings one
+    after the other, through `_with_declared_targets`, are "all"'s (see toolclause.linting.parallel)."""
     config = config or LintConfig()
     plan = _plan_for(config)
     rules, severity, dispatch = plan.rules, plan.severity, plan.dispatch
@@ -218,7 +220,7 @@ def _lint_contracts(tools: Sequence[ToolContract], config: LintConfig | None,
     tool_rules = plan.tool_rules
     # one placer per tool, kept for the list rules, which report on the same tools
     placers: dict[int, ToolPlacer] = {}
-    for tool in tools:
+    for tool in tools if part != "lists" else ():
         suppressed = suppressed_for(tool)
         placer = placers[id(tool)] = ToolPlacer(tool)
         for rule, check, level in tool_rules:
@@ -251,7 +253,7 @@ def _lint_contracts(tools: Sequence[ToolContract], config: LintConfig | None,
                         for finding in depth_check(too_deep[0], tool, ctx):
                             append(_to_diagnostic(depth_rule, depth_level, placer, finding))
 
-    if dispatch.list_rules:
+    if dispatch.list_rules and part != "tools":
         for members in tool_sets(tools, config.toolset):
             for rule in dispatch.list_rules:
                 try:
@@ -262,7 +264,7 @@ def _lint_contracts(tools: Sequence[ToolContract], config: LintConfig | None,
                 except Exception as exc:  # reported on the list's first tool
                     first = members[0]
                     diagnostics.append(_rule_failed(rule, placers.get(id(first)) or ToolPlacer(first), exc))
-    return _with_declared_targets(diagnostics, tools, config)
+    return _with_declared_targets(diagnostics, tools, config) if part == "all" else diagnostics
 
 
 def _with_declared_targets(diagnostics: list[Diagnostic], tools: Sequence[ToolContract],
@@ -350,8 +352,18 @@ def sort_diagnostics(diagnostics: list[Diagnostic]) -> None:
         diagnostics.sort(key=sort_key)
 
 
+MIN_TOOLS_PER_PROCESS = 200
+"""`lint_loaded(jobs=…)`: fewer tools than this per process, and starting one costs more than it saves."""
+
+
 def lint_loaded(tools: Sequence[ToolContract], unreadable: Iterable[Unreadable], files: int,
-                config: LintConfig | None = None) -> LintReport:
-    diagnostics = lint_contracts(tools, config)
+                config: LintConfig | None = None, jobs: int = 1) -> LintReport:
+    """The run's report; with `jobs` > 1, a large run is linted in that many processes, to the same report."""
+    if jobs > 1 and len(tools) >= 2 * MIN_TOOLS_PER_PROCESS:
+        from .parallel import lint_in_processes
+
+        diagnostics = lint_in_processes(tools, config or LintConfig(), jobs)
+    else:
+        diagnostics = lint_contracts(tools, config)
     sort_diagnostics(diagnostics)
     return LintReport(diagnostics=diagnostics, tools=len(tools), files=files, unreadable=list(unreadable))

@@ -1,0 +1,71 @@
+"""Lint in worker processes: the tools of a run in contiguous ranges, a range a task.
+
+Workers are forked once the tools are loaded, so they share the loaded tools (and each
+file's text, for positions) instead of receiving copies, and each sends its findings
+back as plain values; the parent rebuilds them on its own tools, in range order.  The
+list rules (duplicate names, look-alike tools, cross-tool instructions) see whole tool
+sets, so the parent runs them meanwhile.  The findings, and their order, are those of
+`lint_contracts` in one process; where processes cannot be forked, that is what runs.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+from collections.abc import Sequence
+from dataclasses import fields
+from typing import Any
+
+from .._gc import gc_paused
+from ..model import Diagnostic, ToolContract
+from . import engine
+from .config import LintConfig
+from .engine import _lint_contracts, _with_declared_targets, lint_contracts
+
+TASKS_PER_PROCESS = 4  # ranges per process: a process that drew quick tools takes another range
+
+_FIELDS = tuple(f.name for f in fields(Diagnostic) if f.name != "contract")
+
+# what the workers lint: set by the parent just before it forks them
+_work: tuple[Sequence[ToolContract], LintConfig] | None = None
+
+
+def lint_in_processes(tools: Sequence[ToolContract], config: LintConfig, jobs: int) -> list[Diagnostic]:
+    """`lint_contracts(tools, config)`, in up to `jobs` processes."""
+    global _work
+    processes = min(jobs, len(tools) // engine.MIN_TOOLS_PER_PROCESS)
+    if processes < 2 or "fork" not in multiprocessing.get_all_start_methods():
+        return lint_contracts(tools, config)
+    tasks = processes * TASKS_PER_PROCESS
+    bounds = [(len(tools) * i // tasks, len(tools) * (i + 1) // tasks) for i in range(tasks)]
+    _work = (tools, config)
+    try:
+        with multiprocessing.get_context("fork").Pool(processes) as pool:
+            pending = pool.map_async(_lint_range, bounds, chunksize=1)
+            listed = _part(tools, config, "lists")
+            found = pending.get()
+    finally:
+        _work = None
+    diagnostics: list[Diagnostic] = []
+    append = diagnostics.append
+    for (start, _), part in zip(bounds, found, strict=True):
+        for index, values in part:
+            append(Diagnostic(**dict(zip(_FIELDS, values, strict=True)),
+                              contract=tools[start + index] if index >= 0 else None))
+    diagnostics += listed
+    return _with_declared_targets(diagnostics, tools, config)
+
+
+def _lint_range(bounds: tuple[int, int]) -> list[tuple[int, tuple[Any, ...]]]:
+    """In a worker: the findings of each tool's own rules on one range, as (index in the range, field values)."""
+    assert _work is not None
+    tools, config = _work
+    start, end = bounds
+    chunk = tools[start:end]
+    index = {id(tool): i for i, tool in enumerate(chunk)}
+    return [(index.get(id(d.contract), -1), tuple(getattr(d, name) for name in _FIELDS))
+            for d in _part(chunk, config, "tools")]
+
+
+def _part(tools: Sequence[ToolContract], config: LintConfig, part: str) -> list[Diagnostic]:
+    with gc_paused():  # see toolclause._gc
+        return _lint_contracts(tools, config, None, part)
