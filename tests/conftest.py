@@ -12,6 +12,8 @@ import store_servers
 # directory; the test suite keeps its records in memory unless a test names a store.
 os.environ["TOOLCLAUSE_STORE"] = "memory://"
 os.environ.setdefault("TOOLCLAUSE_CONFIRMATION_SECRET", "test-secret-of-the-test-suite-0123456789")
+# lint keeps no cache of its runs (each test lints afresh, whatever it patched); tests/test_lint_cache.py turns it on
+os.environ["TOOLCLAUSE_NO_CACHE"] = "1"
 
 _UNREACHED: dict[str, str] = {}
 

@@ -7,6 +7,7 @@ A failure here means a new eager import: import it inside the function that need
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -51,9 +52,9 @@ def test_a_lint_run_imports_one_reporter_and_no_exporter_diff_runtime_or_mcp_cli
 # A module added here is paid by every lint run, however small; prefer importing it where it is used.
 PLAIN_LINT = {
     "toolclause", "toolclause._gc", "toolclause._lazy_re", "toolclause._provided", "toolclause._version",
-    "toolclause.cli", "toolclause.cli.fixing", "toolclause.cli.main", "toolclause.cli.running",
-    "toolclause.cli.sources", "toolclause.formats", "toolclause.lexicon", "toolclause.lexicon.english",
-    "toolclause.lexicon.gates",
+    "toolclause.cli", "toolclause.cli.fixing", "toolclause.cli.lint_cache", "toolclause.cli.main",
+    "toolclause.cli.running", "toolclause.cli.sources", "toolclause.formats", "toolclause.lexicon",
+    "toolclause.lexicon.english", "toolclause.lexicon.gates",
     "toolclause.lexicon.korean", "toolclause.lexicon.text", "toolclause.linting", "toolclause.linting.baseline",
     "toolclause.linting.config", "toolclause.linting.engine", "toolclause.linting.fix", "toolclause.linting.fix_text",
     "toolclause.linting.placement", "toolclause.loading", "toolclause.loading.codes",
@@ -72,8 +73,9 @@ PLAIN_LINT = {
 def imported_in(folder: Path, *argv: str) -> set[str]:
     """All modules (not only the package's) a fresh interpreter imported running argv in folder."""
     probe = PROBE.replace('m == "toolclause" or m.startswith("toolclause.")', "True")
+    env = {k: v for k, v in os.environ.items() if k != "TOOLCLAUSE_NO_CACHE"}  # as users run it: the cache on
     done = subprocess.run([sys.executable, "-c", probe, *argv], capture_output=True, text=True, timeout=120,
-                          cwd=folder)
+                          cwd=folder, env=env)
     return set(json.loads(done.stdout.strip().splitlines()[-1]))
 
 
@@ -90,6 +92,6 @@ def test_a_plain_lint_imports_exactly_these_modules_and_none_of_the_optional_lib
     outside_rules = {m for m in ours if not m.startswith("toolclause.rules.") or m == "toolclause.rules.base"
                      or m in ("toolclause.rules._reach", "toolclause.rules.options")}
     assert outside_rules == PLAIN_LINT
-    # did-you-mean, TOML (no configuration file here), baselines, package resources and temporary files are
-    # each imported by the run that needs them
-    assert {"rapidfuzz", "tomllib", "hashlib", "importlib.resources", "tempfile", "logging"} & modules == set()
+    # did-you-mean, TOML (no configuration file here), package resources and temporary files are each
+    # imported by the run that needs them
+    assert {"rapidfuzz", "tomllib", "importlib.resources", "tempfile", "logging"} & modules == set()

@@ -12,7 +12,7 @@ import importlib
 import os
 import sys
 import traceback
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
@@ -111,8 +111,9 @@ def _show_diff(run: LintRun, output: str | None) -> None:
     click.get_current_context().exit(2 if run.report.unreadable else 1 if patch else 0)
 
 
-def _emit_pieces(pieces: Iterable[str], output: str | None, color: bool) -> None:
-    """`_emit` for a report made piece by piece: written in blocks of about a megabyte, never whole."""
+def _emit_pieces(pieces: Iterable[str], output: str | None, say: Callable[..., None]) -> None:
+    """`_emit` for a report made piece by piece: written in blocks of about a megabyte, never whole
+    (to standard output through `say(text, nl=False)`)."""
 
     def blocks() -> Iterator[str]:
         block: list[str] = []
@@ -127,7 +128,7 @@ def _emit_pieces(pieces: Iterable[str], output: str | None, color: bool) -> None
 
     if output is None:
         for text in blocks():
-            click.echo(text, nl=False, color=color)
+            say(text, nl=False)
         return
     try:
         with open(output, "w", encoding="utf-8") as stream:
@@ -148,6 +149,8 @@ def _findings_only(run: LintRun, rendered: str) -> str:
 def _comma_choice(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     return value.strip() if value is not None else None
 
+
+_CACHE_DIR = ".toolclause_cache"  # toolclause.cli.lint_cache.CACHE_DIR, named here for --help without importing it
 
 # the other commands: name → (module in this package, the command in it), imported when that command
 # runs or `--help` lists it (the serving commands import the SDK and the runtime only when they run)
@@ -230,6 +233,8 @@ def _http_headers(ctx: click.Context, param: click.Parameter,
                                                    "(claude_desktop_config.json, .cursor/mcp.json, .vscode/mcp.json).")
 @click.option("--quiet", "-q", is_flag=True, help="Print the findings only: no summary line, no progress bar, "
                                                   "nothing when there are none.")
+@click.option("--no-cache", is_flag=True, help=f"Lint even if the inputs are unchanged since a run kept in "
+              f"{_CACHE_DIR}/ (as TOOLCLAUSE_NO_CACHE=1 does; see `toolclause clean`).")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), metavar="N",
               help="Lint a large run in N processes (default: the machine's cores); the report is the same.")
 @click.option("--no-color", is_flag=True, help="Never colour the output (as NO_COLOR=1 does).")
@@ -237,8 +242,8 @@ def lint_command(paths: tuple[str, ...], targets: str | None, output_format: str
                  ignore: str | None, fail_on: str | None, fix: bool, config_file: str | None,
                  baseline: str | None, write_baseline: str | None, input_format: str, output: str | None,
                  server: str | None, url: str | None, headers: tuple[tuple[str, str], ...], timeout: float,
-                 statistics: bool, mcp_config: str | None, jobs: int | None, quiet: bool, no_color: bool,
-                 exclude: tuple[str, ...], diff: bool) -> None:
+                 statistics: bool, mcp_config: str | None, no_cache: bool, jobs: int | None, quiet: bool,
+                 no_color: bool, exclude: tuple[str, ...], diff: bool) -> None:
     """Lint tool definitions in PATHS (files or folders; - for standard input), or a live MCP server."""
     if server is not None and url is not None:
         raise click.UsageError("give --server or --url, not both")
@@ -253,6 +258,30 @@ def lint_command(paths: tuple[str, ...], targets: str | None, output_format: str
     if not paths and server is None and url is None and mcp_config is None:
         raise click.UsageError("give at least one PATH (a file, a folder, or - for standard input), "
                                "or a live server with --server CMD or --url URL")
+    color = not no_color and output is None and output_format == "text" and wants_color(sys.stdout)
+    key = None
+    if not (no_cache or os.environ.get("TOOLCLAUSE_NO_CACHE") or fix or diff or baseline or write_baseline or server
+            or url or mcp_config or "-" in paths or (output is None and sys.stdout.isatty())):
+        from . import lint_cache
+
+        options = {"targets": targets, "format": output_format, "select": select, "ignore": ignore,
+                   "fail_on": fail_on, "input_format": input_format, "output": output, "statistics": statistics,
+                   "quiet": quiet, "color": color, "exclude": exclude}
+        key = lint_cache.run_key(options, paths, os.getcwd(), config_file)
+        kept = lint_cache.load(os.getcwd(), key) if key is not None else None
+        if kept is not None:  # the inputs have not changed: write what that run wrote
+            for stream, text, newline in kept["writes"]:
+                click.echo(text, err=stream == "err", nl=newline, color=color)
+            if output is not None and kept["output"] is not None:
+                _emit(kept["output"], output, color)
+            click.get_current_context().exit(kept["code"])
+    writes: list[tuple[str, str, bool]] = []
+
+    def say(text: str, err: bool = False, nl: bool = True) -> None:
+        click.echo(text, err=err, nl=nl, color=color)
+        if key is not None:  # kept for the cache
+            writes.append(("err" if err else "out", text, nl))
+
     from ..report import REPORTERS
     from .running import CliError, LintRequest, exit_code, run_lint
 
@@ -269,36 +298,52 @@ def lint_command(paths: tuple[str, ...], targets: str | None, output_format: str
         raise CommandError(str(exc)) from None
     if diff:
         _show_diff(run, output)
-    color = not no_color and output is None and output_format == "text" and wants_color(sys.stdout)
     with gc_paused():  # a report of 60,000 findings is acyclic dicts and strings: see toolclause._gc
         render = REPORTERS[output_format]
         pieces = getattr(sys.modules[render.__module__], "chunks", None)  # a reporter that writes as it goes
         if pieces is not None and not (quiet and output_format == "text"):
-            _emit_pieces(pieces(run), output, color)
+            _emit_pieces(pieces(run), output, say)
         else:
             rendered = render(run, color=color)
             if quiet and output_format == "text":
                 rendered = _findings_only(run, rendered)
-            _emit(rendered, output, color)
+            if output is None:
+                say(rendered, nl=False)
+            else:
+                _emit(rendered, output, color)
     code = exit_code(run, config.fail_on)
     if output_format != "text":
         # the machine formats have fixed shapes; what --fix and the baseline did goes to stderr
         if run.fixes is not None:
-            click.echo(f"toolclause: fixed {len(run.fixes.applied)} finding(s) in {len(run.fixes.files_changed)} "
-                       f"file(s); {len(run.fixes.skipped)} fix(es) could not be applied", err=True)
+            say(f"toolclause: fixed {len(run.fixes.applied)} finding(s) in {len(run.fixes.files_changed)} "
+                f"file(s); {len(run.fixes.skipped)} fix(es) could not be applied", err=True)
         if run.hidden_by_baseline:
-            click.echo(f"toolclause: {run.hidden_by_baseline} finding(s) hidden by the baseline", err=True)
+            say(f"toolclause: {run.hidden_by_baseline} finding(s) hidden by the baseline", err=True)
         for note in run.notes:
-            click.echo(f"toolclause: {note}", err=True)
+            say(f"toolclause: {note}", err=True)
         if statistics:
             from ..report.base import statistics_lines
 
-            click.echo("\n".join(statistics_lines(run.report.diagnostics)), err=True, nl=False)
+            say("\n".join(statistics_lines(run.report.diagnostics)), err=True, nl=False)
     if code == 2 and output_format != "text" and output is None:
         # machine formats keep stdout parseable; say why the exit is 2 on stderr too
-        click.echo(f"toolclause: error: {len(run.report.unreadable)} input(s) could not be read "
-                   f"(first: {run.report.unreadable[0].file}: {run.report.unreadable[0].message})", err=True)
+        say(f"toolclause: error: {len(run.report.unreadable)} input(s) could not be read "
+            f"(first: {run.report.unreadable[0].file}: {run.report.unreadable[0].message})", err=True)
+    if key is not None:
+        from . import lint_cache
+
+        written = Path(output).read_text(encoding="utf-8") if output is not None else None
+        lint_cache.store(os.getcwd(), key, writes, written, code)
     click.get_current_context().exit(code)
+
+
+@cli.command("clean")
+def clean_command() -> None:
+    """Delete lint's cache of earlier runs in this directory (.toolclause_cache/)."""
+    from .lint_cache import clean
+
+    removed = clean(os.getcwd())
+    click.echo(f"toolclause: removed {removed}/" if removed else f"toolclause: no {_CACHE_DIR}/ here", err=True)
 
 
 @cli.command("rules")
