@@ -4,10 +4,16 @@
 
 Each row is one command started from scratch (interpreter start-up, imports,
 reading the file, linting, printing), timed by the CPU seconds the child used
-(user + system, from os.wait4) and its peak memory; the median of N runs.  The
-other linters are installed pinned, each in its own virtualenv under
-bench/.venvs, by the bench itself (bench/competitors.py).  Prints figures and
-ratios; asserts nothing.
+(user + system, from os.wait4, its worker processes included) and its peak
+memory; the median of N runs.  The corpus rows also give elapsed seconds, what
+`--jobs` (all cores) shortens: toolclause runs there with `--jobs 1` and with
+its default, a process per core, every run linting (`--no-cache`), then once
+more unchanged, reading the cache of an earlier run.  The other linters are installed pinned, each
+in its own virtualenv under bench/.venvs, by the bench itself
+(bench/competitors.py).  toolclause is measured as an installation runs: its
+modules byte-compiled and its patterns compiled once beforehand (see
+toolclause._lazy_re), as pip leaves the others.  Prints figures and ratios;
+asserts nothing.
 
 Inputs, written once to a temporary folder as MCP `tools/list` arrays (the one
 shape every linter here reads):
@@ -26,6 +32,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -52,7 +59,11 @@ def commands(file: Path | None, scratch: Path) -> dict[str, list[str]]:
                 "mcp-strict-check": [str(bins["mcp-strict-check"] / "mcp-strict-check"), "--version"],
                 "mcp-tool-card-linter": [str(bins["mcp-tool-card-linter"] / "mcp-tool-card-linter"), "--version"]}
     return {
-        "toolclause": [str(TOOLCLAUSE), "lint", str(file), "--format", "json", "--fail-on", "never"],
+        # every run lints (--no-cache), but the "warm cache" one, which finds the run _warm_up kept
+        "toolclause": [str(TOOLCLAUSE), "lint", str(file), "--format", "json", "--fail-on", "never", "--no-cache"],
+        "toolclause --jobs 1": [str(TOOLCLAUSE), "lint", str(file), "--format", "json", "--fail-on", "never",
+                                "--no-cache", "--jobs", "1"],
+        "toolclause, warm cache": [str(TOOLCLAUSE), "lint", str(file), "--format", "json", "--fail-on", "never"],
         "agent-friend": [str(bins["agent-friend"] / "agent-friend"), "validate", str(file), "--json"],
         "mcp-strict-check": [str(bins["mcp-strict-check"] / "mcp-strict-check"), "--tools", str(file), "--json",
                              "--exit-zero"],
@@ -66,10 +77,12 @@ class Timing:
     cpu_s: float
     peak_mib: float
     exit_code: int
+    wall_s: float = 0.0
 
 
 def run_once(argv: list[str], timeout_s: float) -> Timing:
     """One child process: its own CPU seconds and peak resident memory (the kernel's figures, via wait4)."""
+    started = time.perf_counter()
     proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=tempfile.gettempdir())
     timer = threading.Timer(timeout_s, proc.kill)  # bounded: a hung linter is killed and shows its exit code
     timer.start()
@@ -77,8 +90,9 @@ def run_once(argv: list[str], timeout_s: float) -> Timing:
         _, status, usage = os.wait4(proc.pid, 0)  # reaped here, not by Popen, so its rusage is this run's alone
     finally:
         timer.cancel()
+    wall = time.perf_counter() - started
     proc.returncode = os.waitstatus_to_exitcode(status)
-    return Timing(usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, proc.returncode)
+    return Timing(usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, proc.returncode, wall)
 
 
 def measure(argv: list[str], repeat: int, timeout_s: float) -> Timing | str:
@@ -86,7 +100,8 @@ def measure(argv: list[str], repeat: int, timeout_s: float) -> Timing | str:
         runs = [run_once(argv, timeout_s) for _ in range(repeat)]
     except OSError as exc:
         return f"could not run: {exc}"
-    return Timing(statistics.median(r.cpu_s for r in runs), max(r.peak_mib for r in runs), runs[-1].exit_code)
+    return Timing(statistics.median(r.cpu_s for r in runs), max(r.peak_mib for r in runs), runs[-1].exit_code,
+                  statistics.median(r.wall_s for r in runs))
 
 
 def write_inputs(corpora: Path, folder: Path, with_corpus: bool) -> dict[str, Path]:
@@ -136,29 +151,56 @@ def main() -> None:
         rows: list[tuple[str, Path | None]] = [("--version alone", None)]
         rows += list(write_inputs(args.corpora, scratch, not args.no_corpus).items())
         names = list(PEERS)
-        print(f"CPU seconds of the whole process (user + system), median of {args.repeat}; "
-              f"peak memory in MiB; ratio = toolclause / peer (below 1: toolclause is cheaper)\n")
+        _warm_up(list(rows))
+        print(f"CPU seconds of the whole process (user + system), median of {args.repeat}; elapsed seconds on the "
+              f"corpus rows; peak memory in MiB; ratio = toolclause / peer CPU (below 1: toolclause is cheaper); "
+              f"speed = peer elapsed / toolclause elapsed (tools per second, above 1: toolclause is faster)\n")
         header = ["input", "toolclause"] + [f"{n} (ratio)" for n in names]
         print(" | ".join(header))
         print(" | ".join("---" for _ in header))
         for label, file in rows:
             argvs = commands(file, scratch)
-            repeat = max(1, args.repeat // 2) if file is not None and "corpus" in label else args.repeat
-            ours = measure(argvs["toolclause"], repeat, 600)
-            cells = [label, _cell(ours)]
-            for name in names:
-                theirs = measure(argvs[name], repeat, 600)
-                ratio = (f" ({ours.cpu_s / theirs.cpu_s:.2f}×)"
-                         if isinstance(ours, Timing) and isinstance(theirs, Timing) and theirs.cpu_s else "")
-                cells.append(_cell(theirs) + ratio)
-            print(" | ".join(cells))
+            big = file is not None and "corpus" in label
+            repeat = max(1, args.repeat // 2) if big else args.repeat
+            theirs = {name: measure(argvs[name], repeat, 600) for name in names}
+            variants = [("toolclause --jobs 1", " (--jobs 1)"), ("toolclause", " (all cores)"),
+                        ("toolclause, warm cache", " (unchanged: warm cache)")] if big else [("toolclause", "")]
+            for variant, suffix in variants:
+                ours = measure(argvs[variant], repeat, 600)
+                cells = [label + suffix, _cell(ours, big)]
+                for name in names:
+                    cells.append(_cell(theirs[name], big) + _ratios(ours, theirs[name], big))
+                print(" | ".join(cells))
 
 
-def _cell(timing: Timing | str) -> str:
+def _warm_up(rows: list[tuple[str, Path | None]]) -> None:
+    """Byte-compile toolclause and compile its patterns once, as an installed copy has them (pip compiles the
+    peers' modules when it installs them); the runs also leave the cache the warm-cache row reads."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    compile_package = ("import compileall, os, toolclause; "
+                       "compileall.compile_dir(os.path.dirname(toolclause.__file__), quiet=1)")
+    subprocess.run([str(TOOLCLAUSE.parent / "python"), "-c", compile_package], env=env, stdout=subprocess.DEVNULL,
+                   check=False)
+    for _, file in rows:
+        if file is not None:
+            subprocess.run([str(TOOLCLAUSE), "lint", str(file), "--format", "json", "--fail-on", "never"], env=env,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False, timeout=600,
+                           cwd=tempfile.gettempdir())  # where the measured runs start, so the cache is theirs
+
+
+def _ratios(ours: Timing | str, theirs: Timing | str, big: bool) -> str:
+    if not (isinstance(ours, Timing) and isinstance(theirs, Timing) and theirs.cpu_s):
+        return ""
+    speed = f", speed {theirs.wall_s / ours.wall_s:.2f}×" if big and ours.wall_s else ""
+    return f" ({ours.cpu_s / theirs.cpu_s:.2f}×{speed})"
+
+
+def _cell(timing: Timing | str, big: bool = False) -> str:
     if isinstance(timing, str):
         return timing
     flag = "" if timing.exit_code in (0, 1) else f", exit {timing.exit_code}: refused or failed"
-    return f"{timing.cpu_s:.3f} s, {timing.peak_mib:.0f} MiB{flag}"
+    wall = f" ({timing.wall_s:.2f} s elapsed)" if big else ""
+    return f"{timing.cpu_s:.3f} s{wall}, {timing.peak_mib:.0f} MiB{flag}"
 
 
 if __name__ == "__main__":
