@@ -10,6 +10,8 @@ import re
 import socket
 import subprocess
 import sys
+import threading
+import time
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -18,6 +20,7 @@ import pytest
 
 from toolclause.linting.config import LintConfig
 from toolclause.web import service
+from toolclause.web.app import MAX_BODY_BYTES
 from toolclause.web.assets import MEDIA_TYPES
 from toolclause.web.server import running
 
@@ -116,6 +119,49 @@ def test_a_safe_fix_applies_only_the_finding_asked_for(server):
     assert not stale["changed"] and "no safe fix" in stale["message"]
     _, every = post(server, "/api/fix", {"text": TYPO, "keys": "all"})
     assert {d["code"] for d in every["applied"]} == {"S002", "C001"}
+
+
+def many_tools(count: int) -> str:
+    return json.dumps([{"type": "function", "function": {
+        "name": f"tool_{i}", "description": f"Looks up record {i} by its id and returns it.",
+        "parameters": {"type": "object", "properties": {"id": {"type": "str" if i % 5 == 0 else "string"},
+                                                        "limit": {"type": "integer"}},
+                       "required": ["id"]}}} for i in range(count)], indent=2)
+
+
+def test_a_slow_lint_does_not_hold_up_the_other_requests(server):
+    big = many_tools(4000)
+    assert len(big) < service.MAX_TEXT_CHARS
+    done: dict[str, float] = {}
+
+    def lint_big() -> None:
+        status, result = post(server, "/api/lint", {"text": big, "seq": 1})
+        assert status == 200 and len(result["tools"]) == 4000
+        done["big"] = time.perf_counter()
+
+    worker = threading.Thread(target=lint_big)
+    worker.start()
+    time.sleep(0.3)  # the big lint is under way
+    status, small = post(server, "/api/lint", {"text": TYPO, "seq": 2})
+    done["small"] = time.perf_counter()
+    status_meta = get(server, "/api/meta")[0]
+    done["meta"] = time.perf_counter()
+    worker.join(timeout=120)
+    assert status == 200 and small["seq"] == 2 and status_meta == 200
+    assert done["small"] < done["big"] and done["meta"] < done["big"], done  # answered while the big one ran
+
+
+def test_oversized_input_is_refused_with_what_to_do_instead(server):
+    status, result = post(server, "/api/lint", {"text": "x" * (service.MAX_TEXT_CHARS + 1)})
+    assert status == 400
+    assert f"{service.MAX_TEXT_CHARS + 1:,} characters" in result["error"] and "toolclause lint FILE" in result["error"]
+    status, result = post(server, "/api/lint", b'{"text": "' + b"x" * MAX_BODY_BYTES + b'"}')
+    assert status == 413
+    assert f"at most {MAX_BODY_BYTES:,}" in result["error"] and "toolclause lint FILE" in result["error"]
+    for seq in (-1, "2", True, 1.5):
+        status, result = post(server, "/api/lint", {"text": TYPO, "seq": seq})
+        assert status == 400 and "seq" in result["error"], seq
+    assert post(server, "/api/lint", {"text": TYPO})[1]["seq"] is None
 
 
 # --------------------------------------------------------------------------- export, diff, rules

@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from test_playground import TYPO
+from test_playground import TYPO, many_tools
 from toolclause.web.server import running
 
 CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome")
@@ -87,6 +87,12 @@ def paste(page, text: str) -> None:
                            f"&& document.body.dataset.linted === 'current'")
 
 
+def paste_quickly(page, text: str) -> None:
+    """A paste of a large text: set at once, one input event (page.fill takes minutes over a megabyte)."""
+    page.evaluate("text => { const e = document.getElementById('editor'); e.value = text; "
+                  "e.dispatchEvent(new Event('input', {bubbles: true})); }", text)
+
+
 def findings(page) -> dict[str, str]:
     return {item.get_attribute("data-code"): item.get_attribute("data-line")
             for item in page.query_selector_all("#findings li.finding")}
@@ -150,17 +156,33 @@ def test_nothing_overflows_at_390_px(page):
         assert page.evaluate("document.documentElement.scrollWidth") <= width, width
 
 
-def fifty_tools() -> str:
-    tools = [{"type": "function", "function": {
-        "name": f"tool_{i}", "description": f"Looks up record {i} by its id and returns it.",
-        "parameters": {"type": "object", "properties": {"id": {"type": "str" if i % 5 == 0 else "string"},
-                                                        "limit": {"type": "integer"}},
-                       "required": ["id"]}}} for i in range(50)]
-    return json.dumps(tools, indent=2)
+def test_an_older_keystrokes_answer_never_replaces_a_newer_ones(page):
+    big = many_tools(2000)  # a lint of a second or so: its answer comes back after the next text's
+
+    def is_big(r) -> bool:
+        return r.url.endswith("/api/lint") and len(r.request.post_data or "") > 500_000
+
+    with page.expect_response(is_big, timeout=120_000) as slow:
+        with page.expect_request(lambda r: r.url.endswith("/api/lint") and len(r.post_data or "") > 500_000):
+            paste_quickly(page, big)
+        paste(page, TYPO)  # typed while the big one is still being checked
+        assert findings(page) == {"C001": "6", "S002": "9", "S003": "11"}
+    assert len(slow.value.json()["tools"]) == 2000  # the older answer did arrive, after the newer one
+    page.wait_for_timeout(200)
+    assert findings(page) == {"C001": "6", "S002": "9", "S003": "11"}
+    assert "Checked 1 tool " in page.inner_text("#status")
+
+
+def test_a_definition_too_large_is_refused_in_the_page_with_what_to_do(page):
+    limit = page.evaluate("state.meta.max_text_chars")
+    paste_quickly(page, "x" * (limit + 1))
+    page.wait_for_selector("body[data-linted=too-large]")
+    status = page.inner_text("#status")
+    assert f"{limit + 1:,} characters" in status and "toolclause lint FILE" in status
 
 
 def test_keystroke_to_findings_time_for_a_50_tool_file(page):
-    paste(page, fifty_tools())
+    paste(page, many_tools(50))
     assert len(page.query_selector_all("#findings li[data-code=S002]")) == 10
     timings = []
     for _ in range(5):

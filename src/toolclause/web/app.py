@@ -4,7 +4,7 @@
     GET  /static/NAME           its script and styles (shipped in the package)
     GET  /api/meta              targets, export targets, the rule catalogue, the files (when opened on a PATH)
     GET  /api/rules/CODE        one rule's documentation (`toolclause rules CODE`)
-    POST /api/lint              {text, name?, targets?}            → findings, detected format
+    POST /api/lint              {text, name?, targets?, seq?}      → findings, detected format (seq echoed)
     POST /api/fix               {text, name?, targets?, keys}      → the text with those safe fixes applied
     POST /api/export            {text, name?, target, strict?}     → the export, its losses, a check of it
     POST /api/diff              {old, new}                         → the classified changes
@@ -15,6 +15,11 @@ It serves only this machine: the host must be a loopback name (a page on
 another site cannot reach it through DNS rebinding), every POST must be JSON
 (a cross-site form cannot send that without the browser asking first), and the
 page's Content-Security-Policy lets it talk to nothing but this server.
+
+The work of a request (lint, fix, export, diff, save) runs in a worker thread,
+never in the event loop: a slow lint of a large file does not hold up the
+page's other requests.  A body over `MAX_BODY_BYTES` is refused with a 413
+saying how large it was and what to do instead; it is never kept or parsed.
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
@@ -44,6 +50,13 @@ SECURITY_HEADERS = {
 
 Handler = Callable[[Request], Awaitable[Response]]
 
+# a diff sends two texts; the rest is the JSON around them
+MAX_BODY_BYTES = 2 * service.MAX_TEXT_CHARS + 64 * 1024
+
+
+class TooLarge(service.RequestError):
+    """A request body over MAX_BODY_BYTES: answered 413."""
+
 
 def _error(message: str, status: int = 400) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status, headers=SECURITY_HEADERS)
@@ -56,13 +69,26 @@ def _ok(data: Any) -> JSONResponse:
 async def _json_body(request: Request) -> dict[str, Any]:
     if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
         raise service.RequestError("send the request as application/json")
+    chunks, size = [], 0
+    async for chunk in request.stream():  # the rest of a body too large is read and dropped, so the answer arrives
+        size += len(chunk)
+        if size <= MAX_BODY_BYTES:
+            chunks.append(chunk)
+    if size > MAX_BODY_BYTES:
+        raise TooLarge(_too_large(size))
     try:
-        body = json.loads(await request.body())
+        body = json.loads(b"".join(chunks))
     except (ValueError, RecursionError):
         raise service.RequestError("the request is not valid JSON") from None
     if not isinstance(body, dict):
         raise service.RequestError("the request must be a JSON object")
     return body
+
+
+def _too_large(size: int) -> str:
+    return (f"the request is {size:,} bytes; the playground takes at most "
+            f"{MAX_BODY_BYTES:,} (a definition of up to {service.MAX_TEXT_CHARS:,} characters): "
+            "check a file that large with `toolclause lint FILE`")
 
 
 def create_app(path: str | Path | None = None) -> Starlette:
@@ -74,7 +100,10 @@ def create_app(path: str | Path | None = None) -> Starlette:
         async def endpoint(request: Request) -> Response:
             try:
                 body = await _json_body(request)
-                return _ok(handler(body))
+                # in a worker thread: the event loop stays free for the page's other requests
+                return _ok(await run_in_threadpool(handler, body))
+            except TooLarge as exc:
+                return _error(str(exc), 413)
             except service.RequestError as exc:
                 return _error(str(exc))
         return endpoint
@@ -94,6 +123,7 @@ def create_app(path: str | Path | None = None) -> Starlette:
         data["root"] = str(workspace.root) if workspace is not None else None
         data["files"] = workspace.files() if workspace is not None else []
         data["configured_targets"] = sorted(config.targets)
+        data["max_text_chars"] = service.MAX_TEXT_CHARS
         return _ok(data)
 
     async def rule(request: Request) -> Response:
@@ -104,7 +134,7 @@ def create_app(path: str | Path | None = None) -> Starlette:
         if workspace is None:
             return _error("the playground was not opened on a folder", 404)
         try:
-            return _ok(workspace.read(request.query_params.get("path")))
+            return _ok(await run_in_threadpool(workspace.read, request.query_params.get("path")))
         except service.RequestError as exc:
             return _error(str(exc), 404)
 
@@ -144,4 +174,4 @@ def _local_only(app: Any) -> Any:
     return guarded
 
 
-__all__ = ["create_app"]
+__all__ = ["MAX_BODY_BYTES", "create_app"]

@@ -28,7 +28,7 @@ from ..rules.docs import SECTIONS, parse_doc
 from ..targets import EXPORT_TARGETS, LINT_TARGETS
 
 PASTED = "<pasted>"  # the file name of text typed or pasted into the page (its kind is told from the text)
-MAX_TEXT_CHARS = 8 * 1024 * 1024  # a page sends at most this much; more is refused, not parsed
+MAX_TEXT_CHARS = 2 * 1024 * 1024  # a page sends at most this much; more is refused, not parsed
 
 
 class RequestError(ValueError):
@@ -41,7 +41,8 @@ def _text(value: Any, what: str = "text") -> str:
     if not isinstance(value, str):
         raise RequestError(f"{what} must be a string")
     if len(value) > MAX_TEXT_CHARS:
-        raise RequestError(f"{what} is longer than {MAX_TEXT_CHARS:,} characters")
+        raise RequestError(f"{what} is {len(value):,} characters; the playground checks at most {MAX_TEXT_CHARS:,}: "
+                           "check a file that large with `toolclause lint FILE`")
     return value
 
 
@@ -105,15 +106,25 @@ def _finding(d: Diagnostic) -> dict[str, Any]:
     return out
 
 
+def _seq(value: Any) -> int | None:
+    """The page's number for a request, echoed so it can drop an answer older than the one it shows."""
+    if value is None:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise RequestError("seq must be a non-negative whole number")
+    return value
+
+
 def lint_request(body: Mapping[str, Any], base: LintConfig) -> dict[str, Any]:
-    """{text, name?, targets?} → the findings, with the detected format and the tools read."""
+    """{text, name?, targets?, seq?} → the findings, with the detected format and the tools read (and seq)."""
+    seq = _seq(body.get("seq"))
     text, name = _text(body.get("text")), _name(body.get("name"))
     config = replace(base, targets=_targets(body.get("targets")))
     linted = _lint(text, name, config)
     summary = {label: 0 for label in ("error", "warning", "info")}
     for d in linted.diagnostics:
         summary[d.severity.label] += 1
-    return {"kind": linted.kind, "format": detected_format(linted.loaded.tools),
+    return {"seq": seq, "kind": linted.kind, "format": detected_format(linted.loaded.tools),
             "tools": [t.name for t in linted.loaded.tools],
             "diagnostics": [_finding(d) for d in linted.diagnostics],
             "unreadable": [u.to_dict() for u in linted.loaded.unreadable],

@@ -116,15 +116,22 @@ async function runLint() {
   const revision = ++state.revision;
   const started = performance.now();
   const asked = source();
-  let result;
-  try {
-    result = await call("/api/lint", asked);
-  } catch (error) {
-    say(`Could not check: ${error.message}`);
+  const limit = state.meta.max_text_chars;
+  if (asked.text.length > limit) { // refused here, as the server would: never sent
+    say(`Not checked: the definition is ${asked.text.length.toLocaleString("en")} characters; the playground ` +
+        `checks at most ${limit.toLocaleString("en")}: check a file that large with \`toolclause lint FILE\``);
+    document.body.dataset.linted = "too-large";
     return;
   }
-  if (revision < state.shown) return; // an older answer arriving late
-  state.shown = revision;
+  let result;
+  try {
+    result = await call("/api/lint", { ...asked, seq: revision }); // the server echoes seq with its answer
+  } catch (error) {
+    if (revision >= state.shown) say(`Could not check: ${error.message}`);
+    return;
+  }
+  if (result.seq < state.shown) return; // an older keystroke's answer arriving after a newer one's: dropped
+  state.shown = result.seq;
   state.last = result;
   renderFindings(result);
   const ms = Math.round(performance.now() - started);
