@@ -11,6 +11,7 @@ import json
 import os
 import shutil
 import time
+from contextlib import contextmanager
 from urllib.parse import urlsplit
 
 import pytest
@@ -53,10 +54,10 @@ def server():
         yield url
 
 
-@pytest.fixture
-def page(browser, server):
-    """A page on the playground; any request to another host is aborted and fails the test."""
-    local = urlsplit(server).netloc
+@contextmanager
+def local_page(browser, url: str):
+    """A page on the playground at `url`; any request to another host is aborted and fails the test."""
+    local = urlsplit(url).netloc
     foreign: list[str] = []
     # bypass_csp: Playwright polls with eval, which the page's CSP forbids (test_playground checks the CSP itself)
     context = browser.new_context(viewport={"width": 1280, "height": 900}, bypass_csp=True)
@@ -72,12 +73,18 @@ def page(browser, server):
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.goto(server)
+    page.goto(url)
     page.wait_for_selector("body[data-ready=true]")
     yield page
     context.close()
     assert foreign == [], f"the page reached for other hosts: {foreign}"
     assert errors == [], errors
+
+
+@pytest.fixture
+def page(browser, server):
+    with local_page(browser, server) as page:
+        yield page
 
 
 def paste(page, text: str) -> None:
@@ -98,20 +105,89 @@ def findings(page) -> dict[str, str]:
             for item in page.query_selector_all("#findings li.finding")}
 
 
-def test_pasted_typos_are_shown_at_their_lines_and_the_type_fix_is_one_click(page):
+def inline(page) -> dict[str, str]:
+    """What the editor shows after each line with a finding: line number → symbol, code, message, fix."""
+    return {hl.get_attribute("data-line"): hl.query_selector(".lens").inner_text()
+            for hl in page.query_selector_all("#backdrop .hl")}
+
+
+def line_top(page, line: int) -> float:
+    """Where line `line` of the textarea is drawn on the screen (its top), from its metrics and scroll."""
+    return page.evaluate("""line => {
+        const e = document.getElementById('editor'), box = e.getBoundingClientRect(), css = getComputedStyle(e);
+        return box.top + parseFloat(css.paddingTop) + (line - 1) * parseFloat(css.lineHeight) - e.scrollTop; }""", line)
+
+
+def test_pasted_typos_are_shown_in_the_editor_at_their_lines_and_the_type_fix_is_one_key(page):
     paste(page, TYPO)
-    page.wait_for_selector("#findings li[data-code=S003]")
-    found = findings(page)
-    assert found["S002"] == "9" and found["S003"] == "11"
+    found = inline(page)
+    assert set(found) == {"6", "9", "11"}
+    assert found["9"] == ("✖ S002 type 'str' is not a JSON Schema type; did you mean 'string'? "
+                          "— Fix: replace 'str' with 'string'")
+    assert found["11"].startswith("✖ S003 required names 'citty', which is not a property; did you mean 'city'?")
+    assert found["6"].startswith("▲ C001 ")
+    for line in (9, 11):  # highlighted at the textarea's own line, the message after the line's text
+        hl = page.locator(f"#backdrop .hl[data-line='{line}']")
+        assert abs(hl.bounding_box()["y"] - line_top(page, line)) <= 1
+        assert hl.locator(".ghost").inner_text() == TYPO.split("\n")[line - 1]
+        ghost, lens = hl.locator(".ghost").bounding_box(), hl.locator(".lens").bounding_box()
+        assert lens["x"] >= ghost["x"] + ghost["width"]
+    marks = {m.get_attribute("data-line"): m.inner_text() for m in page.query_selector_all("#gutter .mark")}
+    assert marks == {"6": "▲", "9": "✖", "11": "✖"}  # a symbol with the colour, never colour alone
+    assert findings(page) == {"C001": "6", "S002": "9", "S003": "11"}  # and all of them, listed below
     assert page.inner_text("#format-name").startswith("openai-chat")
-    marks = {m.get_attribute("data-line") for m in page.query_selector_all("#gutter .mark")}
-    assert {"9", "11"} <= marks
+
+    # the keyboard: F8 to the next finding, its message and fix spelled out under the editor, Tab to its button
+    page.focus("#editor")
+    page.keyboard.press("Control+Home")
+    page.keyboard.press("F8")
+    assert page.get_attribute("#at-cursor", "data-line") == "6"
+    page.keyboard.press("F8")
+    at_cursor = page.inner_text("#at-cursor")
+    assert page.get_attribute("#at-cursor", "data-line") == "9"
+    assert "✖ error" in at_cursor and "did you mean 'string'" in at_cursor
+    assert "Fix: replace 'str' with 'string'" in at_cursor
+    page.keyboard.press("Tab")  # the rule's documentation, then the fix
+    page.keyboard.press("Tab")
+    focused = page.evaluate("document.activeElement.getAttribute('aria-label')")
+    assert focused == "Apply fix: replace 'str' with 'string'"
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#backdrop .hl[data-line='9']", state="detached")
+    assert '"type": "string"' in page.input_value("#editor")
+    assert "S002" not in findings(page) and "9" not in inline(page)
+    assert page.evaluate("document.activeElement.id") == "editor"  # back to the text
+    assert "11" in inline(page)  # a guess at the intended name is never applied for you
+    page.keyboard.press("Shift+F8")
+    assert page.get_attribute("#at-cursor", "data-line") == "6"
+    page.click("#gutter .mark[data-line='11']")  # a mark in the margin goes to its line
+    assert page.get_attribute("#at-cursor", "data-line") == "11"
+    assert "needs your judgement" in page.inner_text("#at-cursor")
+
+
+def test_the_safe_fixes_of_the_list_and_of_the_cursors_line(page):
+    paste(page, TYPO)
     s002 = page.locator("#findings li[data-code=S002]")
     assert "did you mean 'string'" in s002.inner_text() and "✖ error" in s002.inner_text()
     s002.get_by_role("button", name="Apply fix").click()
     page.wait_for_selector("#findings li[data-code=S002]", state="detached")
-    assert '"type": "string"' in page.input_value("#editor")
-    assert "S003" in findings(page)  # a guess at the intended name is never applied with one click
+    page.locator("#findings li[data-code=C001] button.goto").click()
+    assert page.get_attribute("#at-cursor", "data-line") == "6"
+    page.keyboard.press("Control+.")  # the safe fixes of the cursor's line
+    page.wait_for_selector("#findings li[data-code=C001]", state="detached")
+    assert '"additionalProperties": false' in page.input_value("#editor")
+
+
+def test_the_highlights_follow_the_editor_as_it_scrolls(page):
+    paste(page, many_tools(50))
+    first = page.locator("#backdrop .hl").first
+    line = int(first.get_attribute("data-line"))
+    page.evaluate("document.getElementById('editor').scrollTop = 300")
+    page.wait_for_function("document.getElementById('gutter').scrollTop === 300")
+    assert abs(first.bounding_box()["y"] - line_top(page, line)) <= 1
+    page.set_viewport_size({"width": 390, "height": 844})  # lines wider than the editor: it scrolls sideways too
+    page.evaluate("document.getElementById('editor').scrollLeft = 40")
+    page.wait_for_function("getComputedStyle(document.getElementById('backdrop-lines')).transform.includes('-40')")
+    assert abs(first.bounding_box()["x"] - page.locator("#editor").bounding_box()["x"] + 40) <= 2
 
 
 def test_the_openai_strict_export_is_valid(page):
@@ -130,7 +206,7 @@ def test_the_openai_strict_export_is_valid(page):
     assert "citty" in page.inner_text("#export-losses")  # what strict mode could not keep is said
 
 
-def test_rule_docs_diff_and_the_keyboard(page):
+def test_rule_docs_diff_and_the_keyboard(page, tmp_path):
     paste(page, TYPO)
     page.locator("#findings li[data-code=S003] button.code").click()
     page.wait_for_selector("#rule-doc[data-code=S003]")
@@ -139,6 +215,10 @@ def test_rule_docs_diff_and_the_keyboard(page):
     page.keyboard.press("ArrowLeft")  # tabs move with the arrow keys
     assert page.get_attribute("#tab-diff", "aria-selected") == "true"
     assert page.evaluate("document.activeElement.id") == "tab-diff"
+    earlier = tmp_path / "weather-v1.json"
+    earlier.write_text(TYPO, encoding="utf-8")
+    page.set_input_files("#diff-file", str(earlier))  # an earlier version loaded from a file
+    page.wait_for_function("document.querySelector('#diff-summary').textContent.startsWith('No changes')")
     page.click("#diff-snapshot")
     page.focus("#editor")
     page.keyboard.press("Control+End")
@@ -184,7 +264,7 @@ def test_a_definition_too_large_is_refused_in_the_page_with_what_to_do(page):
 def test_keystroke_to_findings_time_for_a_50_tool_file(page):
     paste(page, many_tools(50))
     assert len(page.query_selector_all("#findings li[data-code=S002]")) == 10
-    timings = []
+    timings, in_page = [], []
     for _ in range(5):
         revision = int(page.get_attribute("body", "data-lint-revision"))
         page.focus("#editor")
@@ -194,7 +274,35 @@ def test_keystroke_to_findings_time_for_a_50_tool_file(page):
         page.wait_for_function(f"Number(document.body.dataset.lintRevision) > {revision} "
                                f"&& document.body.dataset.linted === 'current'")
         timings.append((time.perf_counter() - started) * 1000)
+        in_page.append(int(page.get_attribute("body", "data-keystroke-ms")))
+        s002_lines = {item.get_attribute("data-line")
+                      for item in page.query_selector_all("#findings li[data-code=S002]")}
+        assert len(s002_lines) == 10 and all("S002" in inline(page)[line] for line in s002_lines)
     status = page.inner_text("#status")
-    print(f"\nkeystroke → updated findings, 50 tools: median {sorted(timings)[2]:.0f} ms "
-          f"(runs: {', '.join(f'{t:.0f}' for t in timings)} ms; includes the page's 120 ms typing pause; "
-          f"page says: {status})")
+    print(f"\nkeystroke → updated findings in the editor, 50 tools: median {sorted(timings)[2]:.0f} ms from the "
+          f"test's keystroke, {sorted(in_page)[2]} ms measured in the page from the input event "
+          f"(runs: {', '.join(f'{t:.0f}' for t in timings)} / {', '.join(map(str, in_page))} ms; both include "
+          f"the page's 120 ms typing pause; page says: {status})")
+
+
+def test_opened_on_a_folder_it_shows_the_files_and_saves_a_fix_only_when_asked(browser, tmp_path):
+    (tmp_path / "tools").mkdir()
+    weather = tmp_path / "tools" / "weather.json"
+    weather.write_text(TYPO, encoding="utf-8")
+    (tmp_path / "tools" / "clock.yaml").write_text(
+        "name: get_time\ndescription: The current time in one time zone, as ISO 8601.\ninputSchema:\n"
+        "  type: object\n  properties:\n    zone: {type: string, description: 'IANA zone, e.g. Europe/Paris'}\n"
+        "  required: [zone]\n  additionalProperties: false\n", encoding="utf-8")
+    with running(tmp_path) as url, local_page(browser, url) as page:
+        assert sorted(page.locator("#files option").all_inner_texts()) == ["tools/clock.yaml", "tools/weather.json"]
+        page.select_option("#files", "tools/weather.json")
+        page.wait_for_selector("#backdrop .hl[data-line='9']")
+        assert page.inner_text("#save-state") == "saved" and page.is_disabled("#save")
+        page.locator("#findings li[data-code=S002]").get_by_role("button", name="Apply fix").click()
+        page.wait_for_selector("#findings li[data-code=S002]", state="detached")
+        assert weather.read_text(encoding="utf-8") == TYPO  # a fix changes the page, not the file
+        assert page.inner_text("#save-state") == "changed, not saved" and "press Save" in page.inner_text("#status")
+        page.click("#save")
+        page.wait_for_function("document.getElementById('save-state').textContent === 'saved'")
+        assert weather.read_text(encoding="utf-8") == page.input_value("#editor")
+        assert '"type": "string"' in weather.read_text(encoding="utf-8")

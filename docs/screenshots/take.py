@@ -40,6 +40,11 @@ def main() -> None:
             page.wait_for_selector("#findings li[data-code=S003]")
             page.check("#export-strict")
             page.wait_for_selector("#export-check[data-valid=true]")
+            page.focus("#editor")
+            page.keyboard.press("Control+Home")
+            for _ in range(2):  # F8 twice: the cursor on line 9, its finding spelled out under the editor
+                page.keyboard.press("F8")
+            page.wait_for_selector("#at-cursor[data-line='9']")
             page.evaluate("window.scrollTo(0, 0)")
             page.screenshot(path=HERE / f"playground-{label}.png", full_page=label == "wide")
             if report is not None:

@@ -24,7 +24,7 @@ const EXAMPLE = `{
 
 const state = {
   meta: null, name: "", file: null, savedText: null, revision: 0, shown: 0,
-  lintTimer: 0, sideTimer: 0, last: null, sideRequest: 0,
+  lintTimer: 0, sideTimer: 0, last: null, sideRequest: 0, byLine: new Map(), cursorLine: 0, typedAt: 0,
 };
 
 function el(tag, attrs = {}, ...children) {
@@ -61,27 +61,58 @@ function selectedTargets() {
 
 function source() { return { text: $("editor").value, name: state.name, targets: selectedTargets() }; }
 
-// ------------------------------------------------------------------ the editor's gutter and highlights
+// ------------------------------------------------------------------ the editor: findings inline, at their lines
+//
+// The textarea is transparent and sits over a backdrop that scrolls with it: each line with a
+// finding is highlighted there, and after the line's own text (an invisible copy of it keeps
+// the place) comes the finding's symbol, code, message and fix. The gutter beside it numbers
+// the lines and marks them. The findings of the line the cursor is on are spelled out under the
+// editor, with their buttons: Tab reaches them from the editor, F8 / Shift+F8 move the cursor
+// to the next / previous finding, Ctrl+. applies the safe fixes of the cursor's line.
 
 function lineCount(text) { let n = 1; for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) n++; return n; }
 
-function paintGutter(marks) {
+function cssPixels(name, fallback) {
+  return parseFloat(getComputedStyle(document.documentElement).getPropertyValue(name)) || fallback;
+}
+
+// what is said of one finding inline, after its line: symbol, code, message, fix (never colour alone)
+function lensText(item) {
+  const head = `${MARK[item.severity]} ${item.code === "unreadable" ? "unreadable" : item.code} ${item.message}`;
+  return item.fix ? `${head} — Fix: ${item.fix.description}` : head;
+}
+
+function paintEditor() {
+  const editor = $("editor");
+  const lines = editor.value.split("\n");
   const gutter = $("gutter");
-  const count = lineCount($("editor").value);
   const numbers = [];
-  for (let i = 1; i <= count; i++) numbers.push(i);
+  for (let i = 1; i <= lines.length; i++) numbers.push(i);
   gutter.textContent = numbers.join("\n");
   const backdrop = el("div", { id: "backdrop-lines" }); // moved as the editor scrolls, clipped by #backdrop
   $("backdrop").replaceChildren(backdrop);
-  const lh = parseFloat(getComputedStyle(document.documentElement).getPropertyValue("--lh")) || 20;
-  const pad = parseFloat(getComputedStyle(document.documentElement).getPropertyValue("--pad")) || 8;
-  for (const [line, mark] of marks) {
+  const lh = cssPixels("--lh", 20);
+  const pad = cssPixels("--pad", 8);
+  for (const [line, items] of state.byLine) {
+    const worst = items[0].severity;
     const top = pad + (line - 1) * lh;
-    gutter.append(el("span", { class: `mark sev-${mark.severity}`, style: { top: `${top}px` }, text: MARK[mark.severity],
-                               dataset: { line: String(line) }, title: mark.title }));
-    backdrop.append(el("div", { class: `hl sev-${mark.severity}`, style: { top: `${top}px` }, dataset: { line: String(line) } }));
+    const more = items.length > 1 ? `  (+${items.length - 1} more)` : "";
+    gutter.append(el("span", { class: `mark sev-${worst}`, style: { top: `${top}px` }, text: MARK[worst],
+                               dataset: { line: String(line) }, title: items.map(lensText).join("\n"),
+                               onclick: () => goToLine(line, items[0].column) }));
+    backdrop.append(el("div", { class: `hl sev-${worst}`, style: { top: `${top}px` }, dataset: { line: String(line) } },
+      el("span", { class: "ghost", text: lines[line - 1] ?? "" }),
+      el("span", { class: "lens", text: `${lensText(items[0])}${more}` })));
   }
   syncScroll();
+}
+
+// while typing, the invisible copies follow the text, so a message never sits on what is typed
+function refreshGhosts() {
+  const lines = $("editor").value.split("\n");
+  for (const hl of document.querySelectorAll("#backdrop .hl")) {
+    hl.firstChild.textContent = lines[Number(hl.dataset.line) - 1] ?? "";
+  }
 }
 
 function syncScroll() {
@@ -89,6 +120,11 @@ function syncScroll() {
   $("gutter").scrollTop = editor.scrollTop;
   const lines = $("backdrop-lines");
   if (lines) lines.style.transform = `translate(${-editor.scrollLeft}px, ${-editor.scrollTop}px)`;
+}
+
+function cursorLine() {
+  const editor = $("editor");
+  return lineCount(editor.value.slice(0, editor.selectionStart));
 }
 
 function goToLine(line, column) {
@@ -99,10 +135,49 @@ function goToLine(line, column) {
   const length = (lines[line - 1] || "").length;
   const at = Math.min(start + Math.max((column || 1) - 1, 0), start + length);
   editor.focus();
-  editor.setSelectionRange(at, start + length);
-  const lh = parseFloat(getComputedStyle(document.documentElement).getPropertyValue("--lh")) || 20;
-  editor.scrollTop = Math.max(0, (line - 4) * lh);
+  editor.setSelectionRange(at, at);
+  const lh = cssPixels("--lh", 20);
+  const top = (line - 1) * lh;
+  if (top < editor.scrollTop || top > editor.scrollTop + editor.clientHeight - 3 * lh) {
+    editor.scrollTop = Math.max(0, (line - 4) * lh);
+  }
   syncScroll();
+  renderCursor();
+}
+
+// F8 / Shift+F8: the next / previous line with a finding, wrapping around
+function nextFinding(step) {
+  const lines = [...state.byLine.keys()].sort((a, b) => a - b);
+  if (!lines.length) { say("No findings to move to."); return; }
+  const here = cursorLine();
+  const target = step > 0 ? (lines.find((l) => l > here) ?? lines[0])
+                          : ([...lines].reverse().find((l) => l < here) ?? lines[lines.length - 1]);
+  goToLine(target, state.byLine.get(target)[0].column);
+}
+
+// the findings of the cursor's line, in full, with their buttons
+function renderCursor(force = false) {
+  const line = cursorLine();
+  if (!force && line === state.cursorLine) return;
+  state.cursorLine = line;
+  const box = $("at-cursor");
+  const items = state.byLine.get(line) || [];
+  box.dataset.line = String(line);
+  const total = [...state.byLine.values()].reduce((n, list) => n + list.length, 0);
+  if (!items.length) {
+    box.replaceChildren(el("p", { class: "muted", text: total
+      ? `Line ${line}: no findings. F8 moves to the next finding (${total} in all).`
+      : `Line ${line}: no findings.` }));
+    return;
+  }
+  box.replaceChildren(el("p", { class: "at-line", text: `Line ${line}: ${items.length} finding${items.length === 1 ? "" : "s"}` }),
+    el("ul", {}, items.map((item) => findingDetail(item, "li", { inline: true }))));
+}
+
+function applyAtCursor() {
+  const keys = (state.byLine.get(cursorLine()) || []).filter((d) => d.fixable).map((d) => d.key);
+  if (keys.length) applyFixes(keys);
+  else say(`No safe fix on line ${cursorLine()}.`);
 }
 
 // ------------------------------------------------------------------ linting
@@ -121,6 +196,8 @@ async function runLint() {
     say(`Not checked: the definition is ${asked.text.length.toLocaleString("en")} characters; the playground ` +
         `checks at most ${limit.toLocaleString("en")}: check a file that large with \`toolclause lint FILE\``);
     document.body.dataset.linted = "too-large";
+    state.shown = revision;
+    clearFindings("Not checked: too large for the playground.");
     return;
   }
   let result;
@@ -135,6 +212,8 @@ async function runLint() {
   state.last = result;
   renderFindings(result);
   const ms = Math.round(performance.now() - started);
+  // from the last keystroke to these findings on screen, the typing pause included
+  if (state.typedAt) document.body.dataset.keystrokeMs = String(Math.round(performance.now() - state.typedAt));
   document.body.dataset.lintRevision = String(revision);
   // "current" when the findings are for the text now in the editor (tests and timing wait for it)
   document.body.dataset.linted = asked.text === $("editor").value ? "current" : "stale";
@@ -151,70 +230,75 @@ function unreadableLine(problem) {
 function renderFindings(result) {
   $("format-name").textContent = result.format ? `${result.format} (${result.kind})` : (result.unreadable.length ? "unreadable" : "none yet");
   $("format").dataset.format = result.format || "";
+  const items = [
+    ...result.unreadable.map((u) => ({ ...u, severity: "unreadable", code: "unreadable", line: unreadableLine(u), fix: null })),
+    ...result.diagnostics,
+  ];
+  state.byLine = new Map();
+  for (const item of items) {
+    if (!item.line) continue;
+    if (!state.byLine.has(item.line)) state.byLine.set(item.line, []);
+    state.byLine.get(item.line).push(item);
+  }
+  for (const list of state.byLine.values()) list.sort((a, b) => RANK[b.severity] - RANK[a.severity]);
   const list = $("findings");
-  list.textContent = "";
-  const marks = new Map();
-  const mark = (line, severity, title) => {
-    if (!line) return;
-    const old = marks.get(line);
-    if (!old || RANK[severity] > RANK[old.severity]) marks.set(line, { severity, title });
-  };
-  for (const problem of result.unreadable) {
-    const line = unreadableLine(problem);
-    mark(line, "unreadable", problem.message);
-    list.append(el("li", { class: "finding sev-unreadable", dataset: { line: String(line || ""), code: "unreadable" } },
-      el("div", { class: "head" },
-        line ? el("button", { type: "button", class: "goto", text: `Line ${line}`, onclick: () => goToLine(line, 1) }) : null,
-        el("span", { class: "sev", text: SEVERITY.unreadable })),
-      el("p", { class: "message", text: problem.message })));
-  }
-  for (const d of result.diagnostics) {
-    mark(d.line, d.severity, `${d.code} ${d.message}`);
-    list.append(findingItem(d));
-  }
+  list.replaceChildren(...items.map((item) => findingDetail(item, "li")));
   const { error, warning, info } = result.summary;
-  $("summary").textContent = result.diagnostics.length || result.unreadable.length
+  $("summary").textContent = items.length
     ? `${error} error${error === 1 ? "" : "s"}, ${warning} warning${warning === 1 ? "" : "s"}, ${info} info` +
       (result.unreadable.length ? `; ${result.unreadable.length} unreadable` : "")
     : "";
-  if (!result.diagnostics.length && !result.unreadable.length) {
+  if (!items.length) {
     list.append(el("li", { class: "empty", text: result.tools.length ? "✓ No findings." : "Nothing to check yet." }));
   }
   $("fix-all").disabled = !result.diagnostics.some((d) => d.fixable);
-  paintGutter(marks);
+  paintEditor();
+  renderCursor(true);
 }
 
-function findingItem(d) {
+function clearFindings(message) {
+  state.byLine = new Map();
+  $("findings").replaceChildren(el("li", { class: "empty not-checked", text: message }));
+  $("summary").textContent = "";
+  $("fix-all").disabled = true;
+  paintEditor();
+  renderCursor(true);
+}
+
+// one finding: where, severity (symbol and word), code (its documentation), tool, message, fix
+function findingDetail(d, tag, { inline = false } = {}) {
   const where = d.line ? `Line ${d.line}${d.column ? `:${d.column}` : ""}` : "No line";
+  const isRule = d.code !== "unreadable";
   const fix = d.fix ? el("p", { class: "fix" },
     "Fix: ", d.fix.description, " ",
     d.fixable
       ? el("button", { type: "button", class: "apply", text: "Apply fix", "aria-label": `Apply fix: ${d.fix.description}`,
                        onclick: () => applyFixes([d.key]) })
       : el("span", { class: "fix-kind", text: "(needs your judgement: not applied automatically)" })) : null;
-  return el("li", { class: `finding sev-${d.severity}`, dataset: { line: String(d.line || ""), code: d.code, key: d.key } },
+  return el(tag, { class: `finding sev-${d.severity}`, dataset: { line: String(d.line || ""), code: d.code, key: d.key } },
     el("div", { class: "head" },
-      el("button", { type: "button", class: "goto", text: where, "aria-label": `Go to ${where}`,
-                     onclick: () => goToLine(d.line, d.column) }),
+      inline || !d.line ? null : el("button", { type: "button", class: "goto", text: where, "aria-label": `Go to ${where}`,
+                                                onclick: () => goToLine(d.line, d.column) }),
       el("span", { class: "sev", text: SEVERITY[d.severity] }),
-      el("button", { type: "button", class: "code", text: d.code, title: `Documentation of ${d.code} (${d.name})`,
-                     "aria-label": `Documentation of ${d.code} ${d.name}`, onclick: () => showRule(d.code) }),
+      isRule ? el("button", { type: "button", class: "code", text: d.code, title: `Documentation of ${d.code} (${d.name})`,
+                              "aria-label": `Documentation of ${d.code} ${d.name}`, onclick: () => showRule(d.code) }) : null,
       d.tool ? el("span", { class: "tool", text: d.tool }) : null),
     el("p", { class: "message", text: d.message }),
     fix);
 }
 
 async function applyFixes(keys) {
+  const fromEditor = $("at-cursor").contains(document.activeElement) || document.activeElement === $("editor");
   try {
     const result = await call("/api/fix", { ...source(), keys });
-    if (result.changed) {
-      replaceText(result.text);
-      say(`Applied ${result.applied.length} fix${result.applied.length === 1 ? "" : "es"}` +
-          (state.file ? " (not saved: press Save to write the file)" : ""));
-    } else {
-      say(result.message || (result.skipped[0] ? `Not applied: ${result.skipped[0].reason}` : "Nothing changed"));
-    }
+    if (result.changed) replaceText(result.text);
     await runLint();
+    // said after the check, so it is what the status line keeps
+    say(result.changed
+      ? `Applied ${result.applied.length} fix${result.applied.length === 1 ? "" : "es"}` +
+        (state.file ? " (not saved: press Save to write the file)" : "")
+      : result.message || (result.skipped[0] ? `Not applied: ${result.skipped[0].reason}` : "Nothing changed"));
+    if (fromEditor) $("editor").focus(); // the fix's button is gone: the keyboard goes back to the text
   } catch (error) {
     say(`Could not fix: ${error.message}`);
   }
@@ -222,9 +306,11 @@ async function applyFixes(keys) {
 
 function replaceText(text) {
   const editor = $("editor");
-  const { scrollTop } = editor;
+  const { scrollTop, scrollLeft, selectionStart } = editor;
   editor.value = text;
+  editor.setSelectionRange(Math.min(selectionStart, text.length), Math.min(selectionStart, text.length));
   editor.scrollTop = scrollTop;
+  editor.scrollLeft = scrollLeft;
   updateDirty();
 }
 
@@ -412,10 +498,13 @@ function buildControls(meta) {
 
 function wire() {
   const editor = $("editor");
-  editor.addEventListener("input", () => { updateDirty(); scheduleLint(); });
+  editor.addEventListener("input", () => { state.typedAt = performance.now(); updateDirty(); refreshGhosts(); renderCursor(); scheduleLint(); });
   editor.addEventListener("scroll", syncScroll);
+  for (const name of ["keyup", "click", "focus"]) editor.addEventListener(name, () => renderCursor());
   editor.addEventListener("keydown", (event) => {
     if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) { event.preventDefault(); scheduleLint(0); }
+    if (event.key === "F8") { event.preventDefault(); nextFinding(event.shiftKey ? -1 : 1); }
+    if (event.key === "." && (event.ctrlKey || event.metaKey)) { event.preventDefault(); applyAtCursor(); }
   });
   const box = $("editor-box");
   box.addEventListener("dragover", (event) => { event.preventDefault(); box.classList.add("dropping"); });
