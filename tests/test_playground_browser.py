@@ -306,3 +306,22 @@ def test_opened_on_a_folder_it_shows_the_files_and_saves_a_fix_only_when_asked(b
         page.wait_for_function("document.getElementById('save-state').textContent === 'saved'")
         assert weather.read_text(encoding="utf-8") == page.input_value("#editor")
         assert '"type": "string"' in weather.read_text(encoding="utf-8")
+
+
+def test_a_dropped_file_and_the_targets_ticked(page):
+    yaml = ("name: get_weather\ndescription: Current weather for one city, in Celsius.\ninputSchema:\n"
+            "  type: object\n  properties:\n    city: {type: string, description: 'City name, e.g. Paris'}\n")
+    revision = int(page.get_attribute("body", "data-lint-revision") or 0)
+    page.evaluate("""text => {  // what the browser sends when a file is dropped on the editor
+        const data = new DataTransfer();
+        data.items.add(new File([text], "weather.yaml", {type: "application/yaml"}));
+        document.getElementById('editor-box').dispatchEvent(new DragEvent('drop', {dataTransfer: data, bubbles: true}));
+    }""", yaml)
+    page.wait_for_function(f"Number(document.body.dataset.lintRevision) > {revision} "
+                           f"&& document.body.dataset.linted === 'current'")
+    assert page.input_value("#editor") == yaml
+    assert page.inner_text("#format-name") == "mcp (yaml)"
+    assert "P001" not in findings(page)
+    page.check("#target-openai-strict")  # the provider targets, as checkboxes
+    page.wait_for_selector("#findings li[data-code=P001]")
+    assert findings(page)["P001"] in inline(page)  # and its line is marked in the editor

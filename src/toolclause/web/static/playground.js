@@ -165,7 +165,8 @@ function renderCursor(force = false) {
   box.dataset.line = String(line);
   const total = [...state.byLine.values()].reduce((n, list) => n + list.length, 0);
   if (!items.length) {
-    box.replaceChildren(el("p", { class: "muted", text: total
+    // not read out: a screen reader hears this box only when the cursor reaches a line with findings
+    box.replaceChildren(el("p", { class: "muted", "aria-hidden": "true", text: total
       ? `Line ${line}: no findings. F8 moves to the next finding (${total} in all).`
       : `Line ${line}: no findings.` }));
     return;
