@@ -133,12 +133,10 @@ class Gate:
         """
         started = _perf()
         try:
-            if headers or meta:
-                idempotency_key = host_key(idempotency_key, headers, meta)
-            tool, prepared = self._prepare(name, arguments, run, idempotency_key, routing)
-            if type(prepared) is Result:
-                return self._done(prepared, name, started, run, call_id)
-            policy = self._special.get(tool.name) if self._special else None
+            admitted = self._admit(name, arguments, run, call_id, idempotency_key, routing, headers, meta, started)
+            if isinstance(admitted, Result):
+                return admitted
+            tool, prepared, policy, idempotency_key = admitted
             ticket = token_fp = None
             if policy is not None:
                 prepared, ticket, token_fp = self._claim_and_finish(tool, policy, prepared, run, idempotency_key,
@@ -177,12 +175,10 @@ class Gate:
         """
         started = _perf()
         try:
-            if headers or meta:
-                idempotency_key = host_key(idempotency_key, headers, meta)
-            tool, prepared = self._prepare(name, arguments, run, idempotency_key, routing)
-            if type(prepared) is Result:
-                return self._done(prepared, name, started, run, call_id)
-            policy = self._special.get(tool.name) if self._special else None
+            admitted = self._admit(name, arguments, run, call_id, idempotency_key, routing, headers, meta, started)
+            if isinstance(admitted, Result):
+                return admitted
+            tool, prepared, policy, idempotency_key = admitted
             ticket = token_fp = None
             if policy is not None:
                 prepared, ticket, token_fp = await asyncio.to_thread(
@@ -212,6 +208,21 @@ class Gate:
             return self._crashed(name, exc, started, run, call_id)
 
     # ------------------------------------------------------------------ stages 1–3
+
+    def _admit(self, name: str, arguments: Any, run: Any, call_id: str | None, key: str | None,
+               routing: Routing | None, headers: Mapping[str, str] | None, meta: Mapping[str, Any] | None,
+               started: float) -> tuple[BoundTool, Any, CallPolicy | None, str | None] | Result:
+        """What `call` and `acall` do before the claim: the host's key, then parse, normalise, validate.
+
+        (tool, its arguments, its policy when the claim stage must see the call, the key), or the
+        Result that ends the call.  The claim itself is the caller's (a worker thread in `acall`).
+        """
+        if headers or meta:
+            key = host_key(key, headers, meta)
+        tool, prepared = self._prepare(name, arguments, run, key, routing)
+        if type(prepared) is Result:
+            return self._done(prepared, name, started, run, call_id)
+        return tool, prepared, self._special.get(tool.name) if self._special else None, key
 
     def _prepare(self, name: str, raw: Any, run: Any, host_key: str | None,
                  routing: Routing | None, finish: bool = True) -> tuple[Any, Any]:
