@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import json
 import shlex
+import subprocess
 import sys
 import threading
 import time
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from test_hardening_live import SERVE  # answers initialize, then every request with ANSWER(msg)
@@ -59,3 +62,40 @@ def test_a_listing_over_the_document_limit_is_refused_like_a_file(tmp_path: Path
     result = CliRunner().invoke(cli, ["lint", "--server", _server(tmp_path, HUGE), "--timeout", "60"])
     assert result.exit_code == 2, result.output
     assert "tools/list sent more than 1 MiB" in result.output and "1 unreadable" in result.output
+
+
+HUGE_SERVER = Path(__file__).parent / "fixtures" / "servers" / "huge_listing.py"
+# a process of its own, so its peak memory is this listing's alone
+# (VmHWM: the peak of this process's own memory; getrusage would report the forking test runner's)
+MEASURE = """
+import json, sys, time
+from toolclause.mcp import live
+started = time.perf_counter()
+where, transport = sys.argv[1], sys.argv[2]
+result = live.load_server(where, timeout=120) if transport == "stdio" else live.load_url(where, timeout=120)
+status = open("/proc/self/status").read().split("VmHWM:")[1].split()
+print(json.dumps({"seconds": time.perf_counter() - started, "unreadable": [u.message for u in result.unreadable],
+                  "peak_mib": int(status[0]) / 1024}))
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads its peak memory from /proc")
+@pytest.mark.parametrize("transport", ["stdio", "http"])
+def test_a_50_mib_listing_is_refused_before_it_is_parsed(transport: str):
+    server = None
+    where = shlex.join([sys.executable, str(HUGE_SERVER)])
+    try:
+        if transport == "http":
+            server = subprocess.Popen([sys.executable, str(HUGE_SERVER), "--http"], stdout=subprocess.PIPE, text=True)
+            assert server.stdout is not None
+            where = f"http://127.0.0.1:{server.stdout.readline().strip()}/mcp"
+        done = subprocess.run([sys.executable, "-c", MEASURE, where, transport], capture_output=True, text=True,
+                              timeout=120, check=True)
+    finally:
+        if server is not None:
+            server.kill()
+            server.wait()
+    seen = json.loads(done.stdout)
+    assert len(seen["unreadable"]) == 1 and "tools/list sent more than 32 MiB" in seen["unreadable"][0]
+    # read up to the limit and refused there: not the whole 50 MiB parsed (25 s, 330 MiB over stdio)
+    assert seen["seconds"] < 10 and seen["peak_mib"] < 200, seen

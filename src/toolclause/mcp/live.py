@@ -8,9 +8,12 @@ live server and its snapshot lint alike.
 
 Every failure is one `LiveServerError` line naming the server: a command that
 does not exist, a server that exits, one that prints non-JSON-RPC on stdout, one
-that does not answer within the timeout.  The SDK's stdio transport stops the
-server on the way out (stdin closed, then SIGTERM, then SIGKILL to its process
-group), whatever happened.
+that does not answer within the timeout.  A message larger than a document the
+loader reads is refused as the transport reads it, before anything parses it
+(over stdio, one line; over HTTP, one response body), so a huge listing costs
+the time and memory of the limit, not of the listing.  The server is stopped on
+the way out (stdin closed, then SIGTERM, then SIGKILL to its process group),
+whatever happened.
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
+from mcp.shared.message import SessionMessage
 
 from ..loading import MAX_DOCUMENT_BYTES, LoadResult, contracts_from_document
 from ..model import Unreadable
@@ -53,6 +57,22 @@ class LiveServerError(Exception):
 
 class ListingTooLarge(LiveServerError):
     """The server's listing is larger than a document the loader reads (MAX_DOCUMENT_BYTES)."""
+
+
+class _SizeGuard:
+    """Whether the transport refused a message over the document limit (read at the time of the call)."""
+
+    def __init__(self) -> None:
+        self.limit = MAX_DOCUMENT_BYTES
+        self.exceeded = False
+
+    def refuse(self) -> Exception:
+        self.exceeded = True
+        return _MessageTooLarge(f"a message over {self.limit} bytes")
+
+
+class _MessageTooLarge(Exception):
+    """Raised by a transport that stopped reading a message at the document limit."""
 
 
 # --------------------------------------------------------------------------- public API
@@ -83,9 +103,13 @@ def run_server(command: str, work: Work[T], timeout: float | None = DEFAULT_TIME
     if not argv:
         raise LiveServerError("--server: the command is empty")
     label = f"server '{command}'"
+    guard = _SizeGuard()
     with tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") as errlog, _reaping():
-        params = StdioServerParameters(command=argv[0], args=argv[1:], env=dict(os.environ), cwd=cwd)
-        return _run(lambda: stdio_client(params, errlog=errlog), label, timeout, errlog, argv[0], work=work)
+        if sys.platform == "win32":  # pragma: no cover - the SDK's own transport (unbounded lines)
+            params = StdioServerParameters(command=argv[0], args=argv[1:], env=dict(os.environ), cwd=cwd)
+            return _run(lambda: stdio_client(params, errlog=errlog), label, timeout, errlog, argv[0], work=work)
+        return _run(lambda: _bounded_stdio(argv, cwd, errlog, guard), label, timeout, errlog, argv[0],
+                    guard=guard, work=work)
 
 
 def run_url(url: str, work: Work[T], timeout: float | None = DEFAULT_TIMEOUT,
@@ -94,19 +118,25 @@ def run_url(url: str, work: Work[T], timeout: float | None = DEFAULT_TIMEOUT,
     if not url.startswith(("http://", "https://")):
         raise LiveServerError(f"--url {url!r}: give an http:// or https:// URL (e.g. http://localhost:8000/mcp)")
     status = _HttpStatus(bool(headers))
+    guard = _SizeGuard()
 
     @asynccontextmanager
     async def connect() -> AsyncIterator[Any]:
         import httpx2  # the SDK's HTTP client; only --url needs it
 
+        async def bound(response: Any) -> None:  # every body is read through the guard
+            response.stream = _bounded_body(response.stream, guard)
+
         # the SDK's own client settings (30 s to connect, 300 s to read a stream), plus the
-        # caller's headers and a hook that keeps the status the SDK reports only as "an error"
-        client = httpx2.AsyncClient(headers=dict(headers or {}), timeout=httpx2.Timeout(30.0, read=300.0),
-                                    event_hooks={"response": [status.record]})
+        # caller's headers, a hook that keeps the status the SDK reports only as "an error",
+        # and bodies read uncompressed (what is counted is what the SDK parses)
+        client = httpx2.AsyncClient(headers={"Accept-Encoding": "identity", **dict(headers or {})},
+                                    timeout=httpx2.Timeout(30.0, read=300.0),
+                                    event_hooks={"response": [status.record, bound]})
         async with client, streamable_http_client(url, http_client=client) as streams:
             yield streams
 
-    return _run(connect, f"server {url}", timeout, None, None, status, work=work)
+    return _run(connect, f"server {url}", timeout, None, None, status, guard=guard, work=work)
 
 
 def load_server(command: str, timeout: float = DEFAULT_TIMEOUT, cwd: str | None = None) -> LoadResult:
@@ -154,13 +184,126 @@ def _contracts(snapshot: dict[str, Any], file: str) -> LoadResult:
     return LoadResult(tools=tools, unreadable=problems, files=1, documents={})
 
 
+# --------------------------------------------------------------------------- bounded transports
+
+@asynccontextmanager
+async def _bounded_stdio(argv: list[str], cwd: str | None, errlog: IO[str],
+                         guard: _SizeGuard) -> AsyncIterator[tuple[Any, Any]]:
+    """The stdio transport (one JSON-RPC message per line, parsed by the SDK's types), reading at
+    most `guard.limit` bytes of one line: a longer one ends the session before it is parsed."""
+    process = await anyio.open_process(argv, env=dict(os.environ), stderr=errlog, cwd=cwd, start_new_session=True)
+    read_writer, read_stream = anyio.create_memory_object_stream[SessionMessage | Exception](0)
+    write_stream, write_reader = anyio.create_memory_object_stream[SessionMessage](0)
+    stdout, stdin = process.stdout, process.stdin
+    assert stdout is not None and stdin is not None
+
+    async def reader() -> None:
+        buffer = bytearray()
+        delivering = True  # until the session stops listening; then what the server writes is drained
+        async with read_writer:
+            while True:
+                try:
+                    chunk = await stdout.receive(65536)
+                except (anyio.EndOfStream, anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
+                    return
+                if not delivering:
+                    continue
+                scanned = len(buffer)
+                buffer += chunk
+                start = 0
+                while delivering and (end := buffer.find(b"\n", scanned)) >= 0:
+                    if end - start > guard.limit:
+                        raise guard.refuse()
+                    line = buffer[start:end].decode("utf-8", "replace")
+                    start = scanned = end + 1
+                    if line.strip():
+                        try:
+                            await read_writer.send(_parse_line(line))
+                        except (anyio.ClosedResourceError, anyio.BrokenResourceError):
+                            delivering = False
+                del buffer[:start]
+                if len(buffer) > guard.limit:
+                    raise guard.refuse()
+
+    async def writer() -> None:
+        try:
+            async with write_reader:
+                async for message in write_reader:
+                    text = message.message.model_dump_json(by_alias=True, exclude_unset=True) + "\n"
+                    await stdin.send(text.encode("utf-8"))
+        except (anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
+            await read_writer.aclose()  # the server is gone: the session sees the connection end
+
+    async with anyio.create_task_group() as tasks:
+        tasks.start_soon(reader)
+        tasks.start_soon(writer)
+        try:
+            yield read_stream, write_stream
+        finally:
+            read_stream.close()
+            write_stream.close()
+            with anyio.CancelScope(shield=True):
+                await _stop(process, patient=not guard.exceeded)
+            tasks.cancel_scope.cancel()
+
+
+def _parse_line(line: str) -> SessionMessage | Exception:
+    try:
+        return SessionMessage(types.jsonrpc_message_adapter.validate_json(line, by_name=False))
+    except ValueError as exc:
+        return exc  # the session hands it to the message handler: not JSON-RPC
+
+
+async def _stop(process: Any, patient: bool) -> None:
+    """stdin closed, 2 s to exit (not for a server whose output was refused: nothing reads it now);
+    then SIGTERM to its process group, 2 s more; then SIGKILL."""
+    from mcp.os.posix.utilities import terminate_posix_process_tree
+
+    try:
+        await process.stdin.aclose()
+    except (OSError, anyio.BrokenResourceError, anyio.ClosedResourceError):
+        pass
+    if not patient or not await _exited(process, 2.0):
+        await terminate_posix_process_tree(process, 2.0)
+        await _exited(process, 2.0)
+    with anyio.move_on_after(2.0):
+        await process.aclose()
+
+
+async def _exited(process: Any, seconds: float) -> bool:
+    with anyio.move_on_after(seconds):
+        while process.returncode is None:
+            await anyio.sleep(0.01)
+    return process.returncode is not None
+
+
+def _bounded_body(stream: Any, guard: _SizeGuard) -> Any:
+    """An HTTP response body read through the guard: at most `guard.limit` bytes."""
+    import httpx2
+
+    class BoundedBody(httpx2.AsyncByteStream):
+        async def __aiter__(self) -> AsyncIterator[bytes]:
+            read = 0
+            async for chunk in stream:
+                read += len(chunk)
+                if read > guard.limit:
+                    raise guard.refuse()
+                yield chunk
+
+        async def aclose(self) -> None:
+            await stream.aclose()
+
+    return BoundedBody()
+
+
 # --------------------------------------------------------------------------- the session
 
 def _run(connect: Callable[[], AbstractAsyncContextManager[Any]], label: str, timeout: float | None,
-         errlog: IO[str] | None, program: str | None, status: _HttpStatus | None = None, *, work: Work[T]) -> T:
+         errlog: IO[str] | None, program: str | None, status: _HttpStatus | None = None, *,
+         guard: _SizeGuard | None = None, work: Work[T]) -> T:
     with _quiet_sdk():
         try:
-            return anyio.run(_session, connect, label, timeout, errlog, program, status, work)
+            return anyio.run(_session, connect, label, timeout, errlog, program, status, work, guard)
         except LiveServerError as exc:
             # the message quotes what the server sent (its error text, stderr, stdout): printed
             # raw, escape sequences would clear the terminal or forge lines of the report
@@ -168,7 +311,8 @@ def _run(connect: Callable[[], AbstractAsyncContextManager[Any]], label: str, ti
 
 
 async def _session(connect: Callable[[], AbstractAsyncContextManager[Any]], label: str, timeout: float | None,
-                   errlog: IO[str] | None, program: str | None, status: _HttpStatus | None, work: Work[T]) -> T:
+                   errlog: IO[str] | None, program: str | None, status: _HttpStatus | None, work: Work[T],
+                   guard: _SizeGuard | None = None) -> T:
     phase = ["start"]  # what the server was asked last, for the error message
     garbage: list[str] = []
     scope = anyio.CancelScope()
@@ -188,6 +332,8 @@ async def _session(connect: Callable[[], AbstractAsyncContextManager[Any]], labe
                     outcome = await work(session, phase)
                     done = True
     except Exception as exc:  # noqa: BLE001 - every failure becomes one line naming the server
+        if guard is not None and guard.exceeded:
+            raise ListingTooLarge(f"{label}: {_too_large_message(phase[0], guard.limit)}") from None
         if isinstance(_innermost(exc), ListingTooLarge):
             raise ListingTooLarge(f"{label}: {_innermost(exc)}") from None
         if garbage:
@@ -247,8 +393,7 @@ async def _all_pages(method: Callable[..., Any], field: str, phase: list[str]) -
         result = await method(params=types.PaginatedRequestParams(cursor=cursor) if cursor is not None else None)
         size += len(result.model_dump_json(by_alias=True, exclude_unset=True))
         if size > MAX_DOCUMENT_BYTES:
-            raise ListingTooLarge(f"{phase[0]} sent more than {MAX_DOCUMENT_BYTES // (1024 * 1024)} MiB; documents "
-                                  f"over {MAX_DOCUMENT_BYTES // (1024 * 1024)} MiB are not read")
+            raise ListingTooLarge(_too_large_message(phase[0], MAX_DOCUMENT_BYTES))
         items.extend(getattr(result, field))
         cursor = result.next_cursor
         if cursor is None:
@@ -273,6 +418,11 @@ async def _read_widgets(session: ClientSession, tools: list[dict[str, Any]], res
             continue  # unread: the rules judge the list entry alone
         by_uri[uri]["contents"] = [{k: v for k, v in _wire(c).items() if k not in ("text", "blob")}
                                    for c in result.contents]
+
+
+def _too_large_message(phase: str, limit: int) -> str:
+    mib = limit // (1024 * 1024)
+    return f"{phase} sent more than {mib} MiB; documents over {mib} MiB are not read"
 
 
 def _template_uris(tools: list[dict[str, Any]]) -> Iterator[str]:
