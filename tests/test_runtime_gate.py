@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import datetime
+
+import pytest
 
 from toolclause import Toolbox, ToolError
 from toolclause.runtime.budget import CorrectionBudget
@@ -100,3 +103,35 @@ def test_the_budget_knows_the_same_json_however_it_was_written():
     assert box.call("pick", '{"count": "1.0"}', run="r").error.code == "VALIDATION_ERROR"
     assert box.call("pick", '{ "count" : "1.0" }', run="r").error.code == "REPEATED_INVALID_CALL"
     assert box.call("pick", '{"count": "1.5"}', run="r").error.code == "VALIDATION_ERROR"
+
+
+NO_ARGUMENTS = {"type": "object", "properties": {}}
+
+
+@pytest.mark.parametrize(("output", "skips"), [
+    ({"type": "object"}, True),
+    ({"type": "object", "additionalProperties": True, "description": "Anything."}, True),
+    ({"type": "object", "properties": {"n": {"type": "integer"}}}, False),
+    ({"type": "object", "additionalProperties": {"type": "integer"}}, False),
+    ({"type": "object", "required": ["n"]}, False),
+    ({"type": ["object", "null"]}, False),
+])
+def test_a_result_is_checked_by_the_validator_only_where_the_schema_asks_more_than_an_object(output, skips):
+    box = Toolbox(lint="off")
+    box.add({"name": "get_stats", "description": "Returns the counters.", "inputSchema": NO_ARGUMENTS,
+             "outputSchema": output}, lambda: {"n": 1})
+    assert box._tools["get_stats"].any_object is skips
+    assert box.call("get_stats", {}).data == {"n": 1}
+
+
+def test_the_shortcut_for_an_object_result_refuses_and_converts_as_the_full_check_does():
+    box = Toolbox(lint="off")
+    results = iter([{"n": float("nan")}, {"when": datetime.date(2024, 1, 2)}, {"ok": True, "ratio": 0.5},
+                    {"nested": {"n": float("inf")}}, {1: "one"}])
+    box.add({"name": "get_stats", "description": "Returns the counters.", "inputSchema": NO_ARGUMENTS,
+             "outputSchema": {"type": "object"}}, lambda: next(results))
+    assert box.call("get_stats", {}).error.code == "OUTPUT_CONTRACT_VIOLATION"
+    assert box.call("get_stats", {}).data == {"when": "2024-01-02"}
+    assert box.call("get_stats", {}).data == {"ok": True, "ratio": 0.5}
+    assert box.call("get_stats", {}).error.code == "OUTPUT_CONTRACT_VIOLATION"
+    assert box.call("get_stats", {}).error.code == "OUTPUT_CONTRACT_VIOLATION"  # a key that is not text

@@ -40,7 +40,7 @@ from .numbers import INTEGER, apply_integers
 from .policy import DEFAULT_POLICY, CallPolicy, host_key
 from .registration import BoundTool
 from .registry import Routing, ToolRegistry
-from .signature import IDEMPOTENCY_KEY, json_data, to_json_value
+from .signature import IDEMPOTENCY_KEY, flat_json, json_data, to_json_value
 from .validation import (
     HIDDEN,
     declared_names,
@@ -452,6 +452,8 @@ class Gate:
     # ------------------------------------------------------------------ stage 6: output, and failures
 
     def _output(self, tool: BoundTool, value: Any) -> Result:
+        if tool.any_object and type(value) is dict and flat_json(value):
+            return Result(True, value, None, "", tool.name)  # JSON data, and an object is all the schema asks
         try:
             data = value if type(value) is dict else to_json_value(value, tool.output_adapter)
             data = json_data(data)

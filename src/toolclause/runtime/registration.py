@@ -66,6 +66,7 @@ class BoundTool:
     diagnostics: tuple[Diagnostic, ...] = ()
     integers: Mapping[str, Any] = field(default_factory=dict)  # whole-number floats made ints here (numbers.py)
     reshaped: bool = False  # the strict export sends some value in another shape: canonicalise every call
+    any_object: bool = False  # the output schema accepts every object: a dict of JSON data needs no check
 
     name: str = ""  # the contract's name, copied: read on every call
 
@@ -237,7 +238,7 @@ def _bind(contract: ToolContract, fn: Callable[..., Any], *, idempotency: str | 
                      drop=supplied, reject_unknown=reject_unknown, converters=converters,
                      output_adapter=output_adapter, errors={**_declared_errors(contract)}, timeout=timeout,
                      idempotency=idempotency, diagnostics=tuple(diagnostics), integers=integer_plan(schema),
-                     reshaped=reshaped_by_strict(schema))
+                     reshaped=reshaped_by_strict(schema), any_object=_accepts_any_object(contract.output_schema))
 
 
 # A Toolbox is not a provider: a name like `math.add` is fine here (MCP allows dots) and
@@ -260,6 +261,19 @@ def _default_fits(prop: Mapping[str, Any], root: Mapping[str, Any]) -> bool:
         return bool(compile_schema(wrapper, ARGUMENTS).is_valid(prop["default"]))
     except Exception:  # noqa: BLE001 - a schema the validator cannot read: keep the author's default
         return True
+
+
+# keywords that describe a schema without narrowing what it accepts
+_ANNOTATIONS = frozenset({"title", "description", "$schema", "$id", "$comment", "examples", "default",
+                          "deprecated", "readOnly", "writeOnly"})
+
+
+def _accepts_any_object(schema: Any) -> bool:
+    """Whether an output schema is `{"type": "object"}` and nothing that narrows it."""
+    if not isinstance(schema, dict) or schema.get("type") != "object":
+        return False
+    return all(key == "type" or key in _ANNOTATIONS or (key == "additionalProperties" and value is True)
+               for key, value in schema.items())
 
 
 def _lint(contract: ToolContract, mode: str) -> list[Diagnostic]:

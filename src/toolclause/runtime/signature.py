@@ -210,6 +210,17 @@ _json_check: Callable[..., Any] = (
 _ANY = TypeAdapter(Any, config=pydantic.ConfigDict(ser_json_inf_nan="constants"))
 
 
+def flat_json(value: dict[Any, Any]) -> bool:
+    """Whether a dict is JSON data at a glance: text keys, and values that are text, whole numbers,
+    booleans, null or finite floats (exactly those types, no subclasses).  False says nothing."""
+    for key, item in value.items():
+        kind = type(item)
+        if type(key) is not str or not (kind is str or kind is int or kind is bool or item is None
+                                        or (kind is float and item - item == 0)):
+            return False
+    return True
+
+
 def json_data(value: Any) -> Any:
     """`value` when it is JSON data, else its JSON form (datetime → text, set → list …); raises when it has none.
 
@@ -218,14 +229,8 @@ def json_data(value: Any) -> Any:
     What the encoder takes as it is stays as it is (a tuple is written as an array,
     a number key as text).
     """
-    if type(value) is dict:  # the common case, a flat object of text keys and simple values: one loop
-        for key, item in value.items():
-            kind = type(item)
-            if type(key) is not str or not (kind is str or kind is int or kind is bool or item is None
-                                            or (kind is float and item - item == 0)):
-                break
-        else:
-            return value
+    if type(value) is dict and flat_json(value):  # the common case: one loop
+        return value
     try:
         _json_check(value, 0)
         return value
