@@ -291,3 +291,25 @@ def test_git_paths_are_read_as_git_reads_them(tmp_path: Path, monkeypatch: pytes
     for wrong in ("git:HEAD:t.json", "git:HEAD:../../t.json"):
         with pytest.raises(DiffInputError):
             diff(wrong, "t.json")
+
+
+def test_a_gemini_file_and_its_json_schema_twin_are_compared_by_what_they_mean(tmp_path: Path):
+    gemini = {"name": "set_owner", "description": "Sets or clears the owner of one ticket and returns it.",
+              "parameters": {"type": "OBJECT", "properties": {
+                  "ticket": {"type": "STRING"}, "owner": {"type": "STRING", "nullable": True},
+                  "level": {"type": "STRING", "enum": ["low", "high"], "nullable": True},
+                  "tags": {"type": "ARRAY", "items": {"type": "STRING"}}}, "required": ["ticket"]}}
+    twin = {"name": "set_owner", "description": gemini["description"],
+            "inputSchema": {"type": "object", "properties": {
+                "ticket": {"type": "string"}, "owner": {"type": ["string", "null"]},
+                "level": {"type": ["string", "null"], "enum": ["low", "high", None]},  # Gemini's nullable enum
+                "tags": {"type": "array", "items": {"type": "string"}}}, "required": ["ticket"]}}
+    (tmp_path / "gemini.json").write_text(json.dumps([{"functionDeclarations": [gemini]}]))
+    (tmp_path / "mcp.json").write_text(json.dumps({"tools": [twin]}))
+    assert diff(str(tmp_path / "gemini.json"), str(tmp_path / "mcp.json")).changes == []
+    assert diff(str(tmp_path / "mcp.json"), str(tmp_path / "gemini.json")).changes == []
+    narrowed = copy.deepcopy(gemini)
+    narrowed["parameters"]["properties"]["owner"] = {"type": "STRING"}  # null no longer accepted
+    (tmp_path / "narrowed.json").write_text(json.dumps([{"functionDeclarations": [narrowed]}]))
+    changes = diff(str(tmp_path / "mcp.json"), str(tmp_path / "narrowed.json")).changes
+    assert [c.impact for c in changes] == [BC] and changes[0].new_pointer == "/inputSchema/properties/owner/type"

@@ -9,6 +9,7 @@ from typing import Any
 
 from ..loading import inline_fixtures
 from ..model import ToolContract
+from ..schema.dialects import as_json_schema
 from ..schema.validators import DRAFT, compile_schema
 from .equivalence import canon, normal_form
 from .kinds import change
@@ -50,6 +51,8 @@ def match_tools(old: Sequence[ToolContract], new: Sequence[ToolContract]) -> tup
 
 def diff_tools(old: Sequence[ToolContract], new: Sequence[ToolContract]) -> DiffReport:
     report = DiffReport(tools_old=len(old), tools_new=len(new))
+    # what the schemas mean is compared: a Gemini file's "STRING" is the "string" of its twin
+    old, new = [as_json_schema(t) for t in old], [as_json_schema(t) for t in new]
     pairs, removed, added = match_tools(old, new)
     for tool in removed:
         report.changes.append(change("tool-removed", tool.name, "", "",
