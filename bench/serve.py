@@ -1,12 +1,14 @@
 """tools/call over Streamable HTTP: the food app's read tool served through the gate, beside the SDK's plain server.
 
-Two servers, each in a process of its own, on this machine:
+The servers, each in a process of its own, on this machine:
 
   toolclause serve      `toolclause serve examples/food/app.py:box --transport http` (the SDK's low-level
                         Server answering through the gate: parse, validate, run, check the output, envelope)
   SDK MCPServer         the same function (`search_restaurants` from examples/food/app.py, on the same SQLite
                         data) registered with `mcp.server.mcpserver.MCPServer.tool()` (the SDK's own
                         argument model and output schema), run with its streamable-http transport
+  fastmcp               the same function registered with `fastmcp.FastMCP.tool()`, run with its HTTP
+                        transport (when fastmcp is installed: `pip install fastmcp`; else left out, said why)
 
 One client (the official SDK's ClientSession over streamable_http_client) calls each the same way:
 warm-up calls, then N sequential calls (round-trip latency: median, p95) and N calls from C concurrent
@@ -19,6 +21,7 @@ Figures only, nothing asserts.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import socket
 import statistics
@@ -47,6 +50,18 @@ def plain_server(port: int) -> None:
     server.run("streamable-http", host="127.0.0.1", port=port)
 
 
+def fastmcp_server(port: int) -> None:
+    """fastmcp's server with the app's own function."""
+    sys.path.insert(0, str(FOOD))
+    from app import search_restaurants
+    from fastmcp import FastMCP
+
+    server = FastMCP("fastmcp-food")
+    server.tool(search_restaurants, name="search_restaurants",
+                description="Find restaurants that deliver in one area.")
+    server.run("http", host="127.0.0.1", port=port, show_banner=False, log_level="warning")
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -54,9 +69,9 @@ def free_port() -> int:
 
 
 @contextmanager
-def plain_process(port: int, env: dict[str, str]) -> Iterator[str]:
-    """The plain server in a process of its own, polled until it answers; yields its URL."""
-    process = subprocess.Popen([sys.executable, __file__, "--plain-server", str(port)], env=env,
+def plain_process(port: int, env: dict[str, str], kind: str = "--plain-server") -> Iterator[str]:
+    """A server of this file (`kind`) in a process of its own, polled until it answers; yields its URL."""
+    process = subprocess.Popen([sys.executable, __file__, kind, str(port)], env=env,
                                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     try:
         deadline = time.monotonic() + 60
@@ -66,7 +81,8 @@ def plain_process(port: int, env: dict[str, str]) -> Iterator[str]:
                 break
             except OSError:
                 if process.poll() is not None or time.monotonic() > deadline:
-                    raise SystemExit("the plain server did not start") from None
+                    said = process.stderr.read()[-500:] if process.stderr else ""
+                    raise SystemExit(f"the {kind[2:]} did not start: {said}") from None
                 time.sleep(0.05)
         yield f"http://127.0.0.1:{port}/mcp"
     finally:
@@ -111,9 +127,13 @@ def main() -> None:
     parser.add_argument("--calls", type=int, default=300)
     parser.add_argument("--concurrency", type=int, default=4)
     parser.add_argument("--plain-server", type=int, metavar="PORT", help=argparse.SUPPRESS)
+    parser.add_argument("--fastmcp-server", type=int, metavar="PORT", help=argparse.SUPPRESS)
     options = parser.parse_args()
     if options.plain_server is not None:
         plain_server(options.plain_server)
+        return
+    if options.fastmcp_server is not None:
+        fastmcp_server(options.fastmcp_server)
         return
 
     import anyio
@@ -125,6 +145,10 @@ def main() -> None:
 
         servers = {"toolclause serve": lambda: http_process(f"{FOOD / 'app.py'}:box", env=env),
                    "SDK MCPServer": lambda: plain_process(free_port(), env)}
+        if importlib.util.find_spec("fastmcp") is not None:
+            servers["fastmcp"] = lambda: plain_process(free_port(), env, "--fastmcp-server")
+        else:
+            print("fastmcp: not installed, left out (pip install fastmcp to compare with it too)")
         figures = {}
         for name, start in servers.items():
             with start() as url:
@@ -137,6 +161,10 @@ def main() -> None:
     ours, plain = figures["toolclause serve"], figures["SDK MCPServer"]
     print(f"\nlatency ratio (median): {ours['median_ms'] / plain['median_ms']:.2f}× (target ≤ 1.2×); "
           f"throughput ratio: {ours['calls_per_s'] / plain['calls_per_s']:.2f}×")
+    if "fastmcp" in figures:
+        fast = figures["fastmcp"]
+        print(f"against fastmcp: latency {ours['median_ms'] / fast['median_ms']:.2f}× (target ≤ 1.2×); "
+              f"throughput {ours['calls_per_s'] / fast['calls_per_s']:.2f}×")
 
 
 if __name__ == "__main__":
