@@ -133,10 +133,10 @@ class Gate:
         """
         started = _perf()
         try:
-            admitted = self._admit(name, arguments, run, call_id, idempotency_key, routing, headers, meta, started)
-            if isinstance(admitted, Result):
-                return admitted
-            tool, prepared, policy, idempotency_key = admitted
+            tool, prepared, policy, idempotency_key = self._admit(name, arguments, run, idempotency_key, routing,
+                                                                  headers, meta)
+            if policy is _REFUSED:
+                return self._done(prepared, name, started, run, call_id)
             ticket = token_fp = None
             if policy is not None:
                 prepared, ticket, token_fp = self._claim_and_finish(tool, policy, prepared, run, idempotency_key,
@@ -175,10 +175,10 @@ class Gate:
         """
         started = _perf()
         try:
-            admitted = self._admit(name, arguments, run, call_id, idempotency_key, routing, headers, meta, started)
-            if isinstance(admitted, Result):
-                return admitted
-            tool, prepared, policy, idempotency_key = admitted
+            tool, prepared, policy, idempotency_key = self._admit(name, arguments, run, idempotency_key, routing,
+                                                                  headers, meta)
+            if policy is _REFUSED:
+                return self._done(prepared, name, started, run, call_id)
             ticket = token_fp = None
             if policy is not None:
                 prepared, ticket, token_fp = await asyncio.to_thread(
@@ -209,34 +209,25 @@ class Gate:
 
     # ------------------------------------------------------------------ stages 1–3
 
-    def _admit(self, name: str, arguments: Any, run: Any, call_id: str | None, key: str | None,
-               routing: Routing | None, headers: Mapping[str, str] | None, meta: Mapping[str, Any] | None,
-               started: float) -> tuple[BoundTool, Any, CallPolicy | None, str | None] | Result:
+    def _admit(self, name: str, raw: Any, run: Any, key: str | None, routing: Routing | None,
+               headers: Mapping[str, str] | None = None, meta: Mapping[str, Any] | None = None,
+               finish: bool = True) -> tuple[Any, Any, Any, str | None]:
         """What `call` and `acall` do before the claim: the host's key, then parse, normalise, validate.
 
-        (tool, its arguments, its policy when the claim stage must see the call, the key), or the
-        Result that ends the call.  The claim itself is the caller's (a worker thread in `acall`).
+        (tool, the arguments for the function, its policy when the claim stage must see the call, the
+        key) — or (tool or None, the Result that ends the call, _REFUSED, the key).  The claim itself
+        is the caller's (a worker thread in `acall`).  finish=False: the validated JSON arguments, not
+        yet converted for the function (`Toolbox.validate`).
         """
         if headers or meta:
             key = host_key(key, headers, meta)
-        tool, prepared = self._prepare(name, arguments, run, key, routing)
-        if type(prepared) is Result:
-            return self._done(prepared, name, started, run, call_id)
-        return tool, prepared, self._special.get(tool.name) if self._special else None, key
-
-    def _prepare(self, name: str, raw: Any, run: Any, host_key: str | None,
-                 routing: Routing | None, finish: bool = True) -> tuple[Any, Any]:
-        """(tool, the arguments for the function) or (tool or None, a failed Result).
-
-        finish=False: the validated JSON arguments, not yet converted for the function (`Toolbox.validate`).
-        """
         property_map = None
         if routing is None and type(name) is str:
             tool = self._tools.get(name)
         else:  # an exported name or strict renames (see registry.Routing)
             tool, property_map = self.registry.resolve(name, routing)
         if tool is None:
-            return None, self._unknown_tool(name)
+            return None, self._unknown_tool(name), _REFUSED, key
         parsed: dict[str, Any] | ParseProblem | None = None
         if type(raw) is str and raw[:1] == "{" and len(raw) <= self._fast_bytes:
             parsed = fast_object(raw)
@@ -245,33 +236,42 @@ class Gate:
         if isinstance(parsed, ParseProblem):
             return tool, self._invalid(tool, run, raw, "INVALID_ARGUMENTS_JSON",
                                        f"{tool.name}: {parsed.message}; send the arguments as one JSON object",
-                                       [parsed.detail])
+                                       [parsed.detail]), _REFUSED, key
         args = parsed
-        if host_key is not None and tool.idempotency == "key":
-            args[IDEMPOTENCY_KEY] = host_key
+        if key is not None and tool.idempotency == "key":
+            args[IDEMPOTENCY_KEY] = key
         # a strict model's shapes (renamed keys, null for "not given", map pairs, {"set": …}) → the canonical ones
         if property_map or tool.reshaped or \
                 ((raw is None or type(raw) is not str or "null" in raw) and _contains_null(args)):
             # null keeps a meaning of its own ("clear the owner") unless the call came through a strict export
             args = to_canonical_arguments(args, tool.contract.input_schema, property_map,
                                           strict_nulls=_strict_route(routing))
-        for key, default, mutable in tool.defaults:
-            if key not in args:
-                args[key] = _copy(default) if mutable else default
+        for field, default, mutable in tool.defaults:
+            if field not in args:
+                args[field] = _copy(default) if mutable else default
         try:
             valid = tool.validator.is_valid(args)
         except (ValueError, TypeError, OverflowError):  # a Python value with no JSON meaning (a dict input)
-            return tool, self._invalid(tool, run, repr(args), "INVALID_ARGUMENTS_JSON",
-                                       f"{tool.name}: the arguments hold a value that is not JSON",
-                                       [{"path": "", "problem": "type", "expected": "JSON values only"}])
+            refused = self._invalid(tool, run, repr(args), "INVALID_ARGUMENTS_JSON",
+                                    f"{tool.name}: the arguments hold a value that is not JSON",
+                                    [{"path": "", "problem": "type", "expected": "JSON values only"}])
+            return tool, refused, _REFUSED, key
         unknown = tool.reject_unknown is not None and not tool.reject_unknown.issuperset(args)
         if not valid or unknown:
-            return tool, self._validation_failure(tool, args, run, valid)
+            return tool, self._validation_failure(tool, args, run, valid), _REFUSED, key
         if self._budget.runs:  # something to forget: this tool's earlier mistakes in this run
             self._budget.record_success(run, tool.name)
-        if not finish or (self._special and tool.name in self._special):
-            return tool, args  # converted after the claim: a claim fingerprints the JSON arguments
-        return tool, self._finish(tool, args, run, tool.drop)
+        policy = self._special.get(tool.name) if self._special else None
+        if not finish or policy is not None:
+            return tool, args, policy, key  # converted after the claim: a claim fingerprints the JSON arguments
+        prepared = self._finish(tool, args, run, tool.drop)
+        return tool, prepared, _REFUSED if type(prepared) is Result else None, key
+
+    def _prepare(self, name: str, raw: Any, run: Any, key: str | None, routing: Routing | None,
+                 finish: bool = True) -> tuple[Any, Any]:
+        """(tool, the arguments for the function) or (tool or None, a failed Result): `_admit` without a host."""
+        tool, prepared, _, _ = self._admit(name, raw, run, key, routing, finish=finish)
+        return tool, prepared
 
     def _finish(self, tool: BoundTool, args: dict[str, Any], run: Any, drop: frozenset[str]) -> Any:
         """The validated arguments as the function takes them (converted; the gate's own keys dropped)."""
@@ -541,6 +541,7 @@ class Gate:
         return result
 
 
+_REFUSED: Any = object()  # _admit's policy for a call that ended before the claim (a Result in its place)
 _TRANSIENT = frozenset({"UPSTREAM_TIMEOUT", "UPSTREAM_UNAVAILABLE", "RATE_LIMITED", "INTERNAL_ERROR"})
 _WITH_TRACEBACK = frozenset({"INTERNAL_ERROR", "UPSTREAM_TIMEOUT", "UPSTREAM_UNAVAILABLE"})
 _LEVELS = {code: logging.INFO for code in ("INVALID_ARGUMENTS_JSON", "VALIDATION_ERROR", "UNKNOWN_TOOL",
