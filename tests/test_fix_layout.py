@@ -119,3 +119,11 @@ def test_diff_shows_the_fixes_and_writes_nothing(tmp_path: Path, monkeypatch):
     clean.write_text('{"name": "ping", "description": "Check that the service answers; returns pong."}')
     quiet = lint(str(clean), "--diff", "--select", "S002")
     assert quiet.exit_code == 0 and quiet.stdout == ""
+
+
+def test_diff_of_standard_input_with_something_to_fix_says_so_and_exits_1():
+    result = CliRunner().invoke(cli, ["lint", "-", "--diff"], input=COMPACT)
+    assert result.exit_code == 1, result.output
+    assert "standard input is never written back" in result.stderr
+    clean = '{"name": "ping", "description": "Check that the service answers; returns pong."}'
+    assert CliRunner().invoke(cli, ["lint", "-", "--diff", "--select", "S002"], input=clean).exit_code == 0

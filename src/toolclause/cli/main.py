@@ -105,10 +105,13 @@ def _show_diff(run: LintRun, output: str | None) -> None:
     fixed = len(fixes.applied) if fixes is not None else 0
     files = len(fixes.files_changed) if fixes is not None else 0
     click.echo(f"toolclause: --fix would fix {fixed} finding(s) in {files} file(s); nothing was written", err=True)
+    notes = fixes.notes if fixes is not None else []  # fixes for standard input: not shown, still to do
+    for note in notes:
+        click.echo(f"toolclause: {note}", err=True)
     for problem in run.report.unreadable[:1]:
         click.echo(f"toolclause: error: {len(run.report.unreadable)} input(s) could not be read "
                    f"(first: {problem.file}: {problem.message})", err=True)
-    click.get_current_context().exit(2 if run.report.unreadable else 1 if patch else 0)
+    click.get_current_context().exit(2 if run.report.unreadable else 1 if patch or notes else 0)
 
 
 def _emit_pieces(pieces: Iterable[str], output: str | None, say: Callable[..., None]) -> None:
