@@ -141,3 +141,13 @@ def test_a_tool_without_parameters_keeps_its_providers_own_fields(tmp_path: Path
     assert result.exit_code == 0, result.output
     assert "not a tool definition" not in result.output
     assert "in 4 tools, 4 files" in result.output
+
+
+def test_an_exclude_glob_written_from_the_current_folder_still_excludes(tmp_path: Path, monkeypatch):
+    (tmp_path / "tests" / "fixtures").mkdir(parents=True)
+    (tmp_path / "tests" / "fixtures" / "broken.json").write_text("{not json")
+    (tmp_path / "tools.json").write_text(json.dumps([TOOL]))
+    monkeypatch.chdir(tmp_path)
+    for glob in ("./tests/fixtures", "./tests/fixtures/", "tests/fixtures"):
+        result = lint(".", "--select", "N001", "--exclude", glob)
+        assert result.exit_code == 0 and "in 1 tool, 1 file" in result.output, (glob, result.output)

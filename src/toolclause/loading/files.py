@@ -140,8 +140,9 @@ def excluded(path: Path, folder: Path, patterns: Sequence[str]) -> bool:
         return False
     given = PurePath(os.path.normpath(path)).as_posix()
     inside = PurePath(os.path.relpath(path, folder)).as_posix()
-    return any(fnmatch.fnmatch(form, pattern.rstrip("/")) for pattern in patterns
-               for form in (given, inside, path.name))
+    # "./tests/fixtures" and "tests/fixtures/" name what "tests/fixtures" names
+    globs = [PurePath(os.path.normpath(pattern)).as_posix() for pattern in patterns]
+    return any(fnmatch.fnmatch(form, glob) for glob in globs for form in (given, inside, path.name))
 
 
 def iter_files(folder: Path, unreadable: list[Unreadable] | None = None,
