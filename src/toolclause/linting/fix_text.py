@@ -137,9 +137,10 @@ def _fix_yaml(text: str, diagnostics: Sequence[Diagnostic]) -> tuple[str, FixOut
 
 # --------------------------------------------------------------------------- JSON: splice, do not rewrite
 
+# matches at every position (possibly nothing), so its .match() is never None: the union-attr ignores below
 _WHITESPACE = re.compile(r"[ \t\n\r]*")
 _SCALAR = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null")
-_scan_string = json.decoder.scanstring  # type: ignore[attr-defined]
+_scan_string = json.decoder.scanstring  # type: ignore[attr-defined]  # exists, but typeshed leaves it out
 
 
 @dataclass

@@ -183,8 +183,7 @@ class PostgresStore:
             if conn is not None:
                 conn.close()  # a connection that failed once is not trusted again
             failure = PersistenceError(f"PostgreSQL store: {exc}")
-            # a mark the retry above reads with getattr, not part of PersistenceError's interface
-            failure.reused = reused  # type: ignore[attr-defined]
+            failure.reused = reused  # type: ignore[attr-defined]  # read by the retry above (getattr), not API
             raise failure from exc
         else:
             if self._idle.qsize() < self._pool_size:
