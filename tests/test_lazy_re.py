@@ -93,7 +93,7 @@ def test_nothing_is_written_when_writing_bytecode_is_off(cache_file, monkeypatch
 
 
 def test_a_bad_pattern_raises_re_error_at_first_use():
-    lazy = _lazy_re.compile(r"(unclosed")
+    lazy = _lazy_re.LazyPattern(r"(unclosed", 0)  # as a module-level re.compile(r"(unclosed") makes it
     with pytest.raises(re.error):
         lazy.search("x")
 
@@ -103,8 +103,30 @@ def test_a_pattern_can_be_copied_and_pickled(used):
     import copy
     import pickle
 
-    lazy = _lazy_re.compile(r"a+b", re.I)
+    lazy = _lazy_re.LazyPattern(r"a+b", re.I)
     if used:
         lazy.search("")
     for twin in (copy.copy(lazy), copy.deepcopy(lazy), pickle.loads(pickle.dumps(lazy))):
         assert twin.pattern == "a+b" and twin.search("xAAB").span() == (1, 4)
+
+
+
+def test_only_module_level_patterns_are_lazy_and_kept_in_the_file(cache_file):
+    # A pattern a run builds from what it reads (a tool's name) is compiled by re at once and
+    # never written beside the package.
+    module: dict = {"re": _lazy_re}
+    exec(compile('LEVEL = re.compile(r"module-(level)")\n'
+                 'LISTED = [re.compile(w) for w in ("one", "two")]\n'
+                 'def built_while_linting(tool_name):\n'
+                 '    return re.compile(r"\\b" + re.escape(tool_name) + r"\\b", re.I)\n',
+                 "rule_module.py", "exec"), module)
+
+    assert isinstance(module["LEVEL"], _lazy_re.LazyPattern)
+    assert all(isinstance(p, _lazy_re.LazyPattern) for p in module["LISTED"])
+    built = module["built_while_linting"]("export_users_csv")
+    assert isinstance(built, re.Pattern) and built.search("call export_users_csv now")
+    module["LEVEL"].search("module-level")
+    _lazy_re.save()
+    kept = _lazy_re._load()
+    assert (r"module-(level)", 0) in kept
+    assert not any("export_users_csv" in str(pattern) for pattern, _ in kept)

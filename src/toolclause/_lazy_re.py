@@ -30,6 +30,7 @@ import re as _re
 import sys
 from pathlib import Path
 from re import *  # noqa: F403  (the rest of `re`, unchanged)
+from types import FrameType
 from typing import Any, AnyStr
 
 try:  # the interpreter's own regex compiler, as re.compile calls it; without it, patterns compile as usual
@@ -77,10 +78,26 @@ class LazyPattern:
 
 def compile(  # type: ignore[no-redef]  # noqa: A001  (replaces re.compile)
         pattern: AnyStr | _re.Pattern[AnyStr], flags: int | _re.RegexFlag = 0) -> _re.Pattern[AnyStr]:
-    """A pattern that compiles on first use (a compiled pattern is returned as it is)."""
+    """A pattern that compiles on first use (a compiled pattern is returned as it is).
+
+    Only a module's own patterns are lazy and kept in the file: a pattern built while a run
+    works (from a tool's name, say) is compiled at once by `re` itself, so nothing read from
+    the linted files is ever written beside the package, and the file stays the size of the
+    rule set.
+    """
     if isinstance(pattern, (_re.Pattern, LazyPattern)):
         return pattern
+    if not _called_from_module_level():
+        return _re.compile(pattern, flags)
     return LazyPattern(pattern, int(flags))  # type: ignore[return-value]  # a stand-in for a Pattern
+
+
+def _called_from_module_level() -> bool:
+    """Whether `compile`'s caller is a module's top-level code (or a comprehension in it)."""
+    frame: FrameType | None = sys._getframe(2)
+    while frame is not None and frame.f_code.co_name in ("<listcomp>", "<dictcomp>", "<setcomp>", "<genexpr>"):
+        frame = frame.f_back
+    return frame is not None and frame.f_code.co_name == "<module>"
 
 
 def compiled_pattern(pattern: Any, flags: int) -> _re.Pattern:
