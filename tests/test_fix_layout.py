@@ -57,6 +57,18 @@ def test_compact_json_stays_compact_and_on_one_line(tmp_path: Path):
         '"description":"City."}}}', '"description":"City."}},"additionalProperties":false}')
 
 
+def test_a_file_holding_nan_or_infinity_is_fixed_and_keeps_them(tmp_path: Path):
+    # Python's json reads NaN and Infinity, so lint reads such a file; its fixes once failed with an empty reason
+    path = tmp_path / "tools.json"
+    text = ('[{"name":"get_item","description":"Get one item by id; returns the item record with its price.",'
+            '"inputSchema":{"type":"object","properties":{"r":{"type":"number","default":NaN},'
+            '"s":{"type":"number","default":-Infinity}}}}]')
+    path.write_text(text)
+    result = lint(str(path), "--fix", "--select", "C001")
+    assert result.exit_code == 0, result.output
+    assert path.read_text() == text[:-3] + ',"additionalProperties":false}}]'
+
+
 def test_inline_objects_in_an_indented_file_keep_their_lines(tmp_path: Path):
     path = tmp_path / "tools.json"
     path.write_text(INLINE)

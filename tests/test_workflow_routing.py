@@ -43,6 +43,18 @@ def test_nothing_fits_is_none_and_k_bounds_the_list(router: Router):
     assert strict.select("refund my duplicate order") == []
 
 
+@pytest.mark.parametrize("k", [0, -1, 2.5, True, "3"])
+def test_k_must_be_a_whole_number_of_tools(router: Router, k):
+    # -1 once sliced off the last match and returned the rest
+    with pytest.raises(ValueError, match="k must be a whole number of tools"):
+        router.select("read a file", k=k)
+
+
+def test_the_request_must_be_text(router: Router):
+    with pytest.raises(TypeError, match="request must be the user's request as text"):
+        router.select(None)  # type: ignore[arg-type]
+
+
 def test_terms_split_names_stem_and_merge_stand_ins():
     assert terms("getUserById") == terms("get user id") == terms("fetch user ID")
     assert terms("Fetching the items") == terms("retrieve item")

@@ -168,6 +168,10 @@ class Router:
 
     def select(self, request: str, k: int = 8) -> list[str]:
         """The names of the `k` tools that fit `request` best; [] when none fits."""
+        if not isinstance(request, str):
+            raise TypeError(f"request must be the user's request as text, not {type(request).__name__}")
+        if isinstance(k, bool) or not isinstance(k, int) or k < 1:
+            raise ValueError(f"k must be a whole number of tools, 1 or more, not {k!r}")
         found = self.scores(request)
         if not found or found[0].score < self.min_score:
             return []

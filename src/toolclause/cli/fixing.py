@@ -34,7 +34,8 @@ def fix_file(path: Path, diagnostics: Sequence[Diagnostic],
     try:
         fixed = fix_text(original, str(path), diagnostics)
     except Exception as exc:  # the file changed since it was linted, or cannot be re-read
-        return [], [SkippedFix(d, f"cannot re-read {path} to fix it: {exc}") for d in diagnostics], False
+        reason = f"cannot re-read {path} to fix it: {exc or type(exc).__name__}"
+        return [], [SkippedFix(d, reason) for d in diagnostics], False
     if fixed.text == original:
         return [], fixed.skipped, False
     if texts is not None:

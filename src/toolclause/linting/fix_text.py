@@ -139,7 +139,8 @@ def _fix_yaml(text: str, diagnostics: Sequence[Diagnostic]) -> tuple[str, FixOut
 
 # matches at every position (possibly nothing), so its .match() is never None: the union-attr ignores below
 _WHITESPACE = re.compile(r"[ \t\n\r]*")
-_SCALAR = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null")
+# NaN and Infinity are not JSON, but Python's json reads them, so a file lint read may hold them
+_SCALAR = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null|NaN|-?Infinity")
 _scan_string = json.decoder.scanstring  # type: ignore[attr-defined]  # exists, but typeshed leaves it out
 
 
