@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from .. import _lazy_re as re
 from ..loading import detect_kind
+from ..loading.positions import JSON_SPACE, scan_string, scan_value  # JSON_SPACE always matches: the union-attr ignores
 from ..model import Diagnostic
 from .fix import FixOutcome, SkippedFix, apply_fixes
 
@@ -137,11 +138,6 @@ def _fix_yaml(text: str, diagnostics: Sequence[Diagnostic]) -> tuple[str, FixOut
 
 # --------------------------------------------------------------------------- JSON: splice, do not rewrite
 
-# matches at every position (possibly nothing), so its .match() is never None: the union-attr ignores below
-_WHITESPACE = re.compile(r"[ \t\n\r]*")
-# NaN and Infinity are not JSON, but Python's json reads them, so a file lint read may hold them
-_SCALAR = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null|NaN|-?Infinity")
-_scan_string = json.decoder.scanstring  # type: ignore[attr-defined]  # exists, but typeshed leaves it out
 
 
 @dataclass
@@ -156,36 +152,34 @@ class _Span:
 
 def _span(text: str, at: int) -> _Span:
     """The span of the value starting at `at` (after whitespace); the text has parsed, so it is well formed."""
-    start = _WHITESPACE.match(text, at).end()  # type: ignore[union-attr]
+    start = JSON_SPACE.match(text, at).end()  # type: ignore[union-attr]
     opener = text[start]
     if opener == '"':
-        return _Span(start, _scan_string(text, start + 1)[1])
+        return _Span(start, scan_string(text, start + 1)[1])
     if opener not in "{[":
-        match = _SCALAR.match(text, start)
-        assert match is not None
-        return _Span(start, match.end())
+        return _Span(start, scan_value(text, start)[1])  # NaN and Infinity too, as json.loads reads them
     span = _Span(start, start)
-    position = _WHITESPACE.match(text, start + 1).end()  # type: ignore[union-attr]
+    position = JSON_SPACE.match(text, start + 1).end()  # type: ignore[union-attr]
     closer = "}" if opener == "{" else "]"
     while text[position] != closer:
         if opener == "{":
-            key, after = _scan_string(text, position + 1)
-            colon = _WHITESPACE.match(text, after).end()  # type: ignore[union-attr]
+            key, after = scan_string(text, position + 1)
+            colon = JSON_SPACE.match(text, after).end()  # type: ignore[union-attr]
             value = _span(text, colon + 1)
             span.members.append((key, position, value))
         else:
             value = _span(text, position)
             span.items.append(value)
-        position = _WHITESPACE.match(text, value.end).end()  # type: ignore[union-attr]
+        position = JSON_SPACE.match(text, value.end).end()  # type: ignore[union-attr]
         if text[position] == ",":
-            position = _WHITESPACE.match(text, position + 1).end()  # type: ignore[union-attr]
+            position = JSON_SPACE.match(text, position + 1).end()  # type: ignore[union-attr]
     span.end = position + 1
     return span
 
 
 def _line_indent(text: str, offset: int) -> str:
     line_start = text.rfind("\n", 0, offset) + 1
-    return text[line_start:_WHITESPACE.match(text, line_start).end()].replace("\n", "").replace("\r", "")  # type: ignore[union-attr]
+    return text[line_start:JSON_SPACE.match(text, line_start).end()].replace("\n", "").replace("\r", "")  # type: ignore[union-attr]
 
 
 def _dump_at(value: Any, text: str, offset: int, inline: bool) -> str:
@@ -249,7 +243,7 @@ def _insertion(text: str, span: _Span, added: list[tuple[str, Any]]) -> tuple[in
                                                   for key, value in added)
         return span.start + 1, span.end - 1, written
     _, last_start, last_value = span.members[-1]
-    written_separator = text[_scan_string(text, last_start + 1)[1]:last_value.start]  # as the last member has it
+    written_separator = text[scan_string(text, last_start + 1)[1]:last_value.start]  # as the last member has it
     if "\n" not in written_separator:
         separator = written_separator
     joiner = ("," if compact else ", ") if inline else ",\n" + _line_indent(text, last_start)

@@ -128,9 +128,10 @@ def json_positions(text: str, first_line: int = 1) -> dict[str, tuple[int, int]]
 LARGE_CONTAINER = 256 * 1024
 """A container this many characters long or longer is stepped through, not tokenized (see `json_locator`)."""
 
-_SPACE = re.compile(r"[ \t\n\r]*")
-_scan_value = json.JSONDecoder().scan_once  # type: ignore[attr-defined]  # (text, offset) → (value, end)
-_scan_string = json.decoder.scanstring  # type: ignore[attr-defined]
+# The json module's own scanners, shared with the layout-keeping fixer (linting/fix_text.py).
+JSON_SPACE = re.compile(r"[ \t\n\r]*")  # matches at every offset (maybe nothing): .match() is never None
+scan_value = json.JSONDecoder().scan_once  # type: ignore[attr-defined]  # (text, offset) → (value, end)
+scan_string = json.decoder.scanstring  # type: ignore[attr-defined]  # exists, but typeshed leaves it out
 
 
 def json_locator(text: str, first_line: int = 1) -> Callable[[str], tuple[int, int] | None]:
@@ -143,7 +144,7 @@ def json_locator(text: str, first_line: int = 1) -> Callable[[str], tuple[int, i
     """
     def skip(at: int) -> int:
         """The offset of the first character from `at` on that is not JSON white space."""
-        return _SPACE.match(text, at).end()  # type: ignore[union-attr]  # the pattern matches "" too
+        return JSON_SPACE.match(text, at).end()  # type: ignore[union-attr]  # the pattern matches "" too
 
     first = skip(0)
     shallow: dict[int, dict[str, tuple[int, int]]] = {}  # container offset → child token → (start, end)
@@ -160,13 +161,13 @@ def json_locator(text: str, first_line: int = 1) -> Callable[[str], tuple[int, i
         index = 0
         while text[at] not in "}]":
             if is_object:
-                key, at = _scan_string(text, at + 1)
+                key, at = scan_string(text, at + 1)
                 at = skip(skip(at) + 1)  # past the colon
                 token = escape_token(key) if "~" in key or "/" in key else key
             else:
                 token = str(index)
                 index += 1
-            end = _scan_value(text, at)[1]
+            end = scan_value(text, at)[1]
             found[token] = (at, end)
             at = skip(end)
             if text[at] == ",":
