@@ -9,9 +9,11 @@ all of them are read.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from itertools import islice
 from typing import Any
 
+from ... import _lazy_re as re
 from ...model import ToolContract, escape_token
 from ..base import IdentityMemo, LintContext
 from ._poisoning import text_words
@@ -106,7 +108,106 @@ def _values(value: Any, pointer: str, where: str, depth: int) -> Iterator[Text]:
             yield from _values(item, f"{pointer}/{escape_token(str(key))}", where, depth + 1)
 
 
-# --------------------------------------------------------------------------- the fast path
+# --------------------------------------------------------------------------- the fast paths
+
+class _Prose(IdentityMemo[ToolContract, str]):
+    """Each tool's prose texts joined, for one run (X008 and X010 both search them)."""
+
+
+def find_in_prose(tool: ToolContract, ctx: LintContext | None,
+                  search: Callable[[str], re.Match[str] | None]) -> tuple[Text, re.Match[str]] | None:
+    """The first of `tool_texts` that is not a name and that `search` matches, with the match; or None.
+
+    What `next((t, m) for t in tool_texts(tool) if not t.is_name and (m := search(t.text)))` gives,
+    without building a pointer and a label for every text of every tool: `search` (a pattern with no
+    anchors, so a match in one text is a match in all of them joined by line breaks) first runs once
+    over the plain texts joined; texts are looked at one by one, and a `Text` built, only then.
+    """
+    joined = ctx.state(_Prose).get(tool, _joined_prose) if ctx is not None else _joined_prose(tool)
+    if search(joined) is None:
+        return None
+    for index, text in prose_texts(tool):
+        found = search(text)
+        if found is not None:
+            return nth_text(tool, index), found
+    return None
+
+
+def prose_texts(tool: ToolContract) -> list[tuple[int, str]]:
+    """(index in `tool_texts`, text) of each text that is not a name; `nth_text` gives its `Text`."""
+    texts: list[tuple[bool, str]] = []  # (is a name, text), in the order of `tool_texts`
+    add = texts.append
+    if isinstance(tool.name, str):
+        add((True, tool.name))
+    for value in (tool.title, tool.description):
+        if isinstance(value, str):
+            add((False, value))
+    annotations = tool.annotations
+    if isinstance(annotations, dict) and isinstance(annotations.get("title"), str):
+        add((False, annotations["title"]))
+    _plain_schema(tool.input_schema, 0, add)
+    _plain_schema(tool.output_schema, 0, add)
+    return [(index, text) for index, (is_name, text) in enumerate(texts) if not is_name]
+
+
+def nth_text(tool: ToolContract, index: int) -> Text:
+    return next(islice(tool_texts(tool), index, None))
+
+
+def _joined_prose(tool: ToolContract) -> str:
+    return "\n".join([text for _, text in prose_texts(tool)])
+
+
+def _plain_schema(schema: Any, depth: int, add: Callable[[tuple[bool, str]], None]) -> None:
+    """`schema_texts` without pointers or labels: the same texts in the same order (a test compares them)."""
+    if not isinstance(schema, dict) or depth > MAX_DEPTH:
+        return
+    for key in _TEXT_KEYS:
+        value = schema.get(key)
+        if isinstance(value, str):
+            add((False, value))
+    enum = schema.get("enum")
+    if isinstance(enum, list):
+        for value in enum[:MAX_VALUES]:
+            if isinstance(value, str):
+                add((False, value))
+    for key in _VALUE_KEYS:
+        if key in schema:
+            _plain_values(schema[key], 0, add)
+    for key in _SCHEMA_MAPS:
+        children = schema.get(key)
+        if isinstance(children, dict):
+            for name, sub in children.items():
+                if isinstance(name, str):
+                    if key == "properties":
+                        add((True, name))
+                    _plain_schema(sub, depth + 1, add)
+    for key in _SCHEMA_LISTS:
+        children = schema.get(key)
+        if isinstance(children, list):
+            for sub in children[:MAX_VALUES]:
+                _plain_schema(sub, depth + 1, add)
+    for key in _SCHEMA_ONES:
+        sub = schema.get(key)
+        if isinstance(sub, dict):
+            _plain_schema(sub, depth + 1, add)
+        elif key == "items" and isinstance(sub, list):
+            for item in sub[:MAX_VALUES]:
+                _plain_schema(item, depth + 1, add)
+
+
+def _plain_values(value: Any, depth: int, add: Callable[[tuple[bool, str]], None]) -> None:
+    if isinstance(value, str):
+        add((False, value))
+    elif depth < 4 and isinstance(value, list):
+        for item in value[:MAX_VALUES]:
+            _plain_values(item, depth + 1, add)
+    elif depth < 4 and isinstance(value, dict):
+        for _, item in list(value.items())[:MAX_VALUES]:
+            _plain_values(item, depth + 1, add)
+
+
+# --------------------------------------------------------------------------- the joined text
 
 class _LoweredTexts(IdentityMemo[ToolContract, tuple[str, list[bytes]]]):
     """Each tool's joined text for one run (X007 and X008 both read it)."""

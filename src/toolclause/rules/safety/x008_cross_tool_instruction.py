@@ -55,7 +55,7 @@ from ... import _lazy_re as re
 from ...model import Severity, ToolContract
 from ..base import Finding, LintContext, Rule
 from ._poisoning import text_words
-from ._texts import text_and_words, tool_texts
+from ._texts import find_in_prose, nth_text, prose_texts, text_and_words
 from ._words import MODEL_ORDERS
 
 _ORDERS = re.compile("|".join(f"(?:{p})" for p in MODEL_ORDERS), re.I)
@@ -124,7 +124,7 @@ class CrossToolInstruction(Rule):
                 by_word.setdefault(max(parts, key=len), []).append(name)
         keys = frozenset(by_word)
         for tool in tools:
-            ordered = _orders_the_model(tool)
+            ordered = _orders_the_model(tool, ctx)
             if ordered is not None:
                 yield tool, ordered
             lowered, words = text_and_words(tool, ctx)
@@ -134,13 +134,14 @@ class CrossToolInstruction(Rule):
                          if n != tool.name and n.lower() in lowered]
             if not mentioned and "tool" not in lowered and "function" not in lowered:
                 continue
-            for item in tool_texts(tool):
-                if item.is_name or not _DIRECTIVE.search(item.text):
+            for index, text in prose_texts(tool):
+                if not _DIRECTIVE.search(text):
                     continue
-                found = self._mention(item.text, tool.name, mentioned)
+                found = self._mention(text, tool.name, mentioned)
                 if found is None:
                     continue
                 other, snippet = found
+                item = nth_text(tool, index)
                 yield tool, Finding(item.pointer, (
                     f"{item.where} gives orders about another tool, '{other}': '{_short(snippet)}'; a tool's text "
                     f"must describe only that tool (this is how shadowing attacks redirect a trusted tool) — "
@@ -161,18 +162,16 @@ class CrossToolInstruction(Rule):
         return None
 
 
-def _orders_the_model(tool: ToolContract) -> Finding | None:
-    for item in tool_texts(tool):
-        if item.is_name:
-            continue
-        found = _ORDERS.search(item.text)
-        if found is not None:
-            start = max(0, found.start() - 20)
-            return Finding(item.pointer, (
-                f"{item.where} orders the model around ('{_short(item.text[start:found.end() + 30])}'): when to "
-                f"call, how often, whom not to ask or how to answer is the host's and the user's decision; say what "
-                f"the tool does and when it helps, and leave the rest out"))
-    return None
+def _orders_the_model(tool: ToolContract, ctx: LintContext) -> Finding | None:
+    ordering = find_in_prose(tool, ctx, _ORDERS.search)
+    if ordering is None:
+        return None
+    item, found = ordering
+    start = max(0, found.start() - 20)
+    return Finding(item.pointer, (
+        f"{item.where} orders the model around ('{_short(item.text[start:found.end() + 30])}'): when to "
+        f"call, how often, whom not to ask or how to answer is the host's and the user's decision; say what "
+        f"the tool does and when it helps, and leave the rest out"))
 
 
 def _has_korean_directive(lowered: str) -> bool:

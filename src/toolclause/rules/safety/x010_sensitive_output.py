@@ -50,7 +50,7 @@ from ...lexicon import identifier_words
 from ...model import Severity, ToolContract, escape_token
 from ...schema.walk import NodeKind, SchemaNode
 from ..base import Finding, LintContext, Rule
-from ._texts import tool_texts
+from ._texts import find_in_prose
 from ._words import HARVESTING, NOT_THE_SECRET, SENSITIVE_FIELDS
 
 _SECRET_VALUE = re.compile(
@@ -102,14 +102,13 @@ class SensitiveOutput(Rule):
     def check_tool(self, tool: ToolContract, ctx: LintContext) -> Iterable[Finding]:
         if isinstance(tool.meta, Mapping) and tool.meta:
             yield from _meta_findings(tool.meta, "/_meta", 0)
-        for item in tool_texts(tool):
-            found = None if item.is_name else _HARVESTING.search(item.text)
-            if found is not None:
-                yield Finding(item.pointer, (
-                    f"{item.where} asks for the conversation or the model's own identity ('{found.group(0)[:80]}'): "
-                    f"the user's words and the operator's instructions would leave for this tool's server; ask only "
-                    f"for the values the tool needs"))
-                return
+        harvesting = find_in_prose(tool, ctx, _HARVESTING.search)
+        if harvesting is not None:
+            item, found = harvesting
+            yield Finding(item.pointer, (
+                f"{item.where} asks for the conversation or the model's own identity ('{found.group(0)[:80]}'): "
+                f"the user's words and the operator's instructions would leave for this tool's server; ask only "
+                f"for the values the tool needs"))
 
 
 def _meta_findings(value: Any, pointer: str, depth: int) -> Iterable[Finding]:
