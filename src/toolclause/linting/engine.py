@@ -191,6 +191,11 @@ def lint_contracts(tools: Sequence[ToolContract], config: LintConfig | None = No
         return _lint_contracts(tools, config, ctx)
 
 
+def context_for(config: LintConfig) -> LintContext:
+    """A new run's context: its settings, and the memos its rules fill as they go."""
+    return LintContext(targets=config.targets, options=config.rule_options, budgets=config.budgets)
+
+
 def _lint_contracts(tools: Sequence[ToolContract], config: LintConfig | None,
                     ctx: LintContext | None, part: str = "all") -> list[Diagnostic]:
     """part: "all"; or "tools" (each tool's own rules) and "lists" (the list rules), whose findings one
@@ -198,7 +203,7 @@ def _lint_contracts(tools: Sequence[ToolContract], config: LintConfig | None,
     config = config or LintConfig()
     plan = _plan_for(config)
     rules, severity, dispatch = plan.rules, plan.severity, plan.dispatch
-    ctx = ctx or LintContext(targets=config.targets, options=config.rule_options, budgets=config.budgets)
+    ctx = ctx or context_for(config)
     for rule in rules:
         if rule.code in ctx.options:
             ctx.options_for(rule)  # a configured option that does not fit the rule fails before any linting

@@ -1,11 +1,15 @@
 """Lint in worker processes: the tools of a run in contiguous ranges, a range a task.
 
-Workers are forked once the tools are loaded, so they share the loaded tools (and each
-file's text, for positions) instead of receiving copies, and each sends its findings
-back as plain values; the parent rebuilds them on its own tools, in range order.  The
-list rules (duplicate names, look-alike tools, cross-tool instructions) see whole tool
-sets, so the parent runs them meanwhile.  The findings, and their order, are those of
-`lint_contracts` in one process; where processes cannot be forked, that is what runs.
+The list rules (duplicate names, look-alike tools, cross-tool instructions) see whole
+tool sets, so the parent runs them first.  Doing so it fills the run's memos (each tool's
+analysis, texts, token estimate and positions), which most of the tools' own rules need
+too; then the workers are forked, so they share those memos, the loaded tools and each
+file's text instead of computing or receiving copies (run side by side, each process
+built every memo again: two processes cost half as much CPU again as one).  Each worker
+sends its findings back as plain values; the parent rebuilds them on its own tools, in
+range order.  The findings, and their order, are those of `lint_contracts` in one
+process (the memos hold what a tool is, whichever rule asks first); where processes
+cannot be forked, that is what runs.
 """
 
 from __future__ import annotations
@@ -17,16 +21,17 @@ from typing import Any
 
 from .._gc import gc_paused
 from ..model import Diagnostic, ToolContract
+from ..rules.base import LintContext
 from . import engine
 from .config import LintConfig
-from .engine import _lint_contracts, _with_declared_targets, lint_contracts
+from .engine import _lint_contracts, _with_declared_targets, context_for, lint_contracts
 
 TASKS_PER_PROCESS = 4  # ranges per process: a process that drew quick tools takes another range
 
 _FIELDS = tuple(f.name for f in fields(Diagnostic) if f.name != "contract")
 
 # what the workers lint: set by the parent just before it forks them
-_work: tuple[Sequence[ToolContract], LintConfig] | None = None
+_work: tuple[Sequence[ToolContract], LintConfig, LintContext] | None = None
 
 
 def lint_in_processes(tools: Sequence[ToolContract], config: LintConfig, jobs: int) -> list[Diagnostic]:
@@ -37,12 +42,12 @@ def lint_in_processes(tools: Sequence[ToolContract], config: LintConfig, jobs: i
         return lint_contracts(tools, config)
     tasks = processes * TASKS_PER_PROCESS
     bounds = [(len(tools) * i // tasks, len(tools) * (i + 1) // tasks) for i in range(tasks)]
-    _work = (tools, config)
+    ctx = context_for(config)
+    listed = _part(tools, config, ctx, "lists")
+    _work = (tools, config, ctx)
     try:
         with multiprocessing.get_context("fork").Pool(processes) as pool:
-            pending = pool.map_async(_lint_range, bounds, chunksize=1)
-            listed = _part(tools, config, "lists")
-            found = pending.get()
+            found = pool.map(_lint_range, bounds, chunksize=1)
     finally:
         _work = None
     diagnostics: list[Diagnostic] = []
@@ -58,14 +63,14 @@ def lint_in_processes(tools: Sequence[ToolContract], config: LintConfig, jobs: i
 def _lint_range(bounds: tuple[int, int]) -> list[tuple[int, tuple[Any, ...]]]:
     """In a worker: the findings of each tool's own rules on one range, as (index in the range, field values)."""
     assert _work is not None
-    tools, config = _work
+    tools, config, ctx = _work
     start, end = bounds
     chunk = tools[start:end]
     index = {id(tool): i for i, tool in enumerate(chunk)}
     return [(index.get(id(d.contract), -1), tuple(getattr(d, name) for name in _FIELDS))
-            for d in _part(chunk, config, "tools")]
+            for d in _part(chunk, config, ctx, "tools")]
 
 
-def _part(tools: Sequence[ToolContract], config: LintConfig, part: str) -> list[Diagnostic]:
+def _part(tools: Sequence[ToolContract], config: LintConfig, ctx: LintContext, part: str) -> list[Diagnostic]:
     with gc_paused():  # see toolclause._gc
-        return _lint_contracts(tools, config, None, part)
+        return _lint_contracts(tools, config, ctx, part)

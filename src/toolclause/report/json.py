@@ -24,10 +24,11 @@ def chunks(run: LintRun) -> Iterator[str]:
 
 
 def _items(items: Iterable[dict], indent: str) -> Iterator[str]:
-    dumps = json.dumps
+    # json.dumps(item, ensure_ascii=False) would build a new encoder for every finding
+    dumps = json.JSONEncoder(ensure_ascii=False).encode
     first = True
     for item in items:
-        yield ("[\n" if first else ",\n") + indent + "  " + dumps(item, ensure_ascii=False)
+        yield ("[\n" if first else ",\n") + indent + "  " + dumps(item)
         first = False
     yield "[]" if first else "\n" + indent + "]"
 

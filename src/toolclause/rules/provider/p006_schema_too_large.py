@@ -132,11 +132,14 @@ def _walk_size(value: Any) -> int:
     return size
 
 
+_compact = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), default=str).encode  # one encoder a run
+
+
 def estimate_tokens(tool: ToolContract) -> int:
     """Compact JSON of the MCP shape, in UTF-8 bytes, divided by 4 (rounded up)."""
     shape = tool.to_mcp()
     try:
-        text = json.dumps(shape, ensure_ascii=False, separators=(",", ":"), default=str)
+        text = _compact(shape)
         # an ASCII str's length is its UTF-8 length (isascii is O(1)): most tools skip the encode
         size = len(text) if text.isascii() else len(text.encode())
     except (RecursionError, ValueError, TypeError):

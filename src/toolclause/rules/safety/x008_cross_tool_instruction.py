@@ -114,6 +114,12 @@ class CrossToolInstruction(Rule):
     name = "cross-tool-instruction"
     severity = Severity.WARNING
 
+    def check_tool(self, tool: ToolContract, ctx: LintContext) -> Iterable[Finding]:
+        # orders about how the model runs need no other tool: checked with each tool's own rules
+        ordered = _orders_the_model(tool, ctx)
+        if ordered is not None:
+            yield ordered
+
     def check_tools(self, tools: Sequence[ToolContract], ctx: LintContext) -> Iterable[tuple[ToolContract, Finding]]:
         names = {t.name for t in tools if isinstance(t.name, str) and _IDENTIFIER.search(t.name)}
         # one word of each name, to find the names a text holds with one set intersection, not a loop over names
@@ -124,9 +130,6 @@ class CrossToolInstruction(Rule):
                 by_word.setdefault(max(parts, key=len), []).append(name)
         keys = frozenset(by_word)
         for tool in tools:
-            ordered = _orders_the_model(tool, ctx)
-            if ordered is not None:
-                yield tool, ordered
             lowered, words = text_and_words(tool, ctx)
             if _DIRECTIVE_WORDS.isdisjoint(words) and not _has_korean_directive(lowered):
                 continue
