@@ -29,12 +29,15 @@ def documents() -> list[str]:
 def pointers(text: str) -> list[str]:
     found = list(json_positions(text))
     # pointers that are not in the document: a missing key, an index past the end, a non-canonical index
-    return found + [p + suffix for p in found[:200] for suffix in ("/missing", "/999", "/01", "/0/x")]
+    # and every one again from the last: a part's children asked for before the part itself
+    return found + [p + suffix for p in found[:200] for suffix in ("/missing", "/999", "/01", "/0/x")] + found[::-1]
 
 
 @pytest.mark.parametrize("large", [1, 64, 10**9])  # every container stepped through; some; none
-def test_every_position_is_the_whole_index_answer(monkeypatch, large):
+@pytest.mark.parametrize("kept", [1, 16])  # parts' indexes dropped at once (so one level down is stepped through)
+def test_every_position_is_the_whole_index_answer(monkeypatch, large, kept):
     monkeypatch.setattr(positions, "LARGE_CONTAINER", large)
+    monkeypatch.setattr(positions, "KEPT_PARTS", kept)
     for text in documents():
         whole = lazy_locator(lambda text=text: json_positions(text, first_line=5))
         part_by_part = json_locator(text, first_line=5)

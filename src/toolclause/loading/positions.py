@@ -128,6 +128,10 @@ def json_positions(text: str, first_line: int = 1) -> dict[str, tuple[int, int]]
 LARGE_CONTAINER = 256 * 1024
 """A container this many characters long or longer is stepped through, not tokenized (see `json_locator`)."""
 
+KEPT_PARTS = 16
+"""How many parts' indexes a locator keeps.  Findings are placed tool by tool, so the last few are the
+ones asked for again; kept for every tool of a large file, they took more memory than the tools."""
+
 # The json module's own scanners, shared with the layout-keeping fixer (linting/fix_text.py).
 JSON_SPACE = re.compile(r"[ \t\n\r]*")  # matches at every offset (maybe nothing): .match() is never None
 scan_value = json.JSONDecoder().scan_once  # type: ignore[attr-defined]  # (text, offset) → (value, end)
@@ -177,6 +181,8 @@ def json_locator(text: str, first_line: int = 1) -> Callable[[str], tuple[int, i
     def part(start: int, end: int) -> dict[str, int]:
         found = parts.get(start)
         if found is None:
+            if len(parts) >= KEPT_PARTS:  # the oldest goes: findings come tool by tool
+                del parts[next(iter(parts))]
             found = parts[start] = _value_offsets(text, start, end)
         return found
 
@@ -205,6 +211,11 @@ def json_locator(text: str, first_line: int = 1) -> Callable[[str], tuple[int, i
                 return position(start)
             start, end = child
             rest = "" if cut < 0 else rest[cut:]
+        if start not in parts and text[start] in "{[" and rest.find("/", 1) < 0 < len(rest):
+            # one level down (a tool's "/name", as the list rules ask once every tool's index has gone):
+            # the container's children are stepped through, not the whole part tokenized again
+            child = children(start).get(rest[1:])
+            return position(start if child is None else child[0])
         index = part(start, end)
         probe = rest
         while True:
