@@ -11,7 +11,6 @@ from __future__ import annotations
 import importlib
 import os
 import sys
-import traceback
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -466,6 +465,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         sys.exit(130)
     except Exception as exc:  # a bug, or input nothing anticipated: still no traceback by default
         if os.environ.get("TOOLCLAUSE_DEBUG"):
+            import traceback  # only here: it costs every run a few milliseconds to import
+
             traceback.print_exc()
         click.echo(f"toolclause: internal error: {type(exc).__name__}: {exc} "
                    f"(set TOOLCLAUSE_DEBUG=1 to see where; please report it)", err=True)
