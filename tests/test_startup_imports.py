@@ -54,7 +54,7 @@ def test_a_lint_run_imports_one_reporter_and_no_exporter_diff_runtime_or_mcp_cli
 # reporter.  A module added here is paid by every lint run, however small; prefer importing it where it is used.
 PLAIN_LINT = {
     "toolclause", "toolclause._gc", "toolclause._lazy_re", "toolclause._provided", "toolclause._version",
-    "toolclause.cli", "toolclause.cli.lint_cache", "toolclause.cli.main",
+    "toolclause.cli", "toolclause.cli._validator_import", "toolclause.cli.lint_cache", "toolclause.cli.main",
     "toolclause.cli.running", "toolclause.cli.sources", "toolclause.formats", "toolclause.lexicon",
     "toolclause.lexicon.english", "toolclause.lexicon.gates",
     "toolclause.lexicon.korean", "toolclause.lexicon.text", "toolclause.linting",
@@ -73,9 +73,11 @@ TARGET_RULES = {"toolclause.rules.provider.p001_openai_strict_incompatible",
                 "toolclause.rules.provider.p002_anthropic_strict_incompatible",
                 "toolclause.rules.provider.p003_gemini_incompatible",
                 "toolclause.rules.provider.p007_mcp_invalid_tool"}
-# the fixer, baselines, the exporters' strict-mode sizes and the text reporter's colours: for the runs that use them
+# the fixer, baselines and strict-mode sizes are for the runs that use them; jsonschema-rs comes without
+# email.utils and the sockets it imports (see cli/_validator_import.py)
 NOT_IN_A_PLAIN_LINT = {"toolclause.cli.fixing", "toolclause.linting.fix", "toolclause.linting.fix_text",
-                       "toolclause.linting.baseline", "toolclause.schema.strict_size", "difflib", "traceback"}
+                       "toolclause.linting.baseline", "toolclause.schema.strict_size", "difflib", "traceback",
+                       "email.utils", "socket"}
 
 
 def rule_modules() -> set[str]:
@@ -109,6 +111,7 @@ def _plain_lint(folder: Path, *argv: str) -> tuple[set[str], set[str]]:
 def test_a_plain_lint_imports_exactly_these_modules_and_none_of_the_optional_libraries(tmp_path):
     ours, modules = _plain_lint(tmp_path, "--format", "json")
     assert ours == PLAIN_LINT | (rule_modules() - TARGET_RULES)
+    assert "jsonschema_rs" in modules  # S001 checks every schema against its meta-schema with it
     assert NOT_IN_A_PLAIN_LINT & modules == set()
     # did-you-mean, TOML (no configuration file here), package resources, temporary files and the text
     # reporter's rich are each imported by the run that needs them
@@ -126,3 +129,29 @@ def test_a_target_imports_its_rules(tmp_path):
     ours, _ = _plain_lint(tmp_path, "--format", "json", "--target", "mcp")
     assert "toolclause.rules.provider.p007_mcp_invalid_tool" in ours
     assert TARGET_RULES - ours == TARGET_RULES - {"toolclause.rules.provider.p007_mcp_invalid_tool"}
+
+
+def test_jsonschema_rs_imported_by_the_command_line_has_its_own_build_date_and_email_utils_stays_real():
+    probe = r"""
+import sys
+from toolclause.cli._validator_import import import_jsonschema_rs
+import_jsonschema_rs()
+assert "email.utils" not in sys.modules
+import email.utils
+import jsonschema_rs.jsonschema_rs as extension
+built = extension.__build__["info-time"]
+print(repr(built) == repr(email.utils.parsedate_to_datetime(built.strftime("%a, %d %b %Y %H:%M:%S %z"))),
+      hasattr(email.utils, "formatdate"))
+"""
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120)
+    assert done.stdout.split() == ["True", "True"], done.stderr
+
+
+def test_the_stand_in_reads_dates_as_email_utils_does():
+    import email.utils
+
+    from toolclause.cli._validator_import import _parsedate_to_datetime
+
+    for text in ("Thu, 12 Nov 2026 07:50:16 +0000", "Mon, 02 Jan 2006 15:04:05 -0700", "Mon, 2 Jan 2006 15:04:05 +0530",
+                 "Mon, 2 Jan 2006 15:04:05 -0000", "Mon, 2 Jan 2006 15:04:05 GMT", "2 Jan 2006 15:04:05 +0100"):
+        assert repr(_parsedate_to_datetime(text)) == repr(email.utils.parsedate_to_datetime(text)), text

@@ -284,6 +284,9 @@ def lint_command(paths: tuple[str, ...], targets: str | None, output_format: str
         if key is not None:  # kept for the cache
             writes.append(("err" if err else "out", text, nl))
 
+    from ._validator_import import import_jsonschema_rs
+
+    import_jsonschema_rs()  # before anything imports it, so that it comes without the e-mail package
     from ..report import REPORTERS
     from .running import CliError, LintRequest, exit_code, run_lint
 
