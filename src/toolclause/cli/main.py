@@ -18,6 +18,7 @@ from typing import IO, TYPE_CHECKING
 
 import click
 
+from .. import _dataclass_code
 from .. import _lazy_re as re
 from .._gc import gc_paused
 from .._version import __version__
@@ -499,6 +500,7 @@ def console() -> None:
     if "logging" in sys.modules:  # handlers a command set up are flushed; otherwise logging was never imported
         sys.modules["logging"].shutdown()
     re.save()  # what atexit would have done: keep the patterns this run compiled (see toolclause._lazy_re)
+    _dataclass_code.save()  # and the dataclass methods (see toolclause._dataclass_code)
     os._exit(code)
 
 
