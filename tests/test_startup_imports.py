@@ -74,11 +74,11 @@ TARGET_RULES = {"toolclause.rules.provider.p001_openai_strict_incompatible",
                 "toolclause.rules.provider.p002_anthropic_strict_incompatible",
                 "toolclause.rules.provider.p003_gemini_incompatible",
                 "toolclause.rules.provider.p007_mcp_invalid_tool"}
-# the fixer, baselines and strict-mode sizes are for the runs that use them; jsonschema-rs comes without
-# email.utils and the sockets it imports (see cli/_validator_import.py)
+# the fixer, baselines, strict-mode sizes and a live lint's alarm are for the runs that use them; jsonschema-rs
+# comes without email.utils and the sockets it imports (see cli/_validator_import.py)
 NOT_IN_A_PLAIN_LINT = {"toolclause.cli.fixing", "toolclause.linting.fix", "toolclause.linting.fix_text",
                        "toolclause.linting.baseline", "toolclause.schema.strict_size", "difflib", "traceback",
-                       "email.utils", "socket"}
+                       "signal", "email.utils", "socket"}
 
 
 def rule_modules() -> set[str]:

@@ -8,7 +8,6 @@ prints or exits: problems the user must fix are raised as `CliError` (exit 2).
 from __future__ import annotations
 
 import os
-import signal
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -284,6 +283,8 @@ class _Expired(BaseException):
 @contextmanager
 def _within(seconds: float | None, label: str) -> Iterator[None]:
     """Bound what runs inside by `seconds` of wall time, with SIGALRM (main thread, POSIX); else unbounded."""
+    import signal  # only a live lint is bounded
+
     if seconds is None or not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
         yield
         return
