@@ -8,6 +8,7 @@ from toolclause.linting import engine
 from toolclause.linting.config import LintConfig
 from toolclause.loading import contracts_from_document
 from toolclause.model import Edit, Fix, Severity
+from toolclause.rules import RuleEntry
 from toolclause.rules.base import Finding, Rule
 from toolclause.schema.walk import NodeKind, walk
 
@@ -54,7 +55,7 @@ class _TargetRule(Rule):
 
 
 def _run(monkeypatch, rules, doc, **config):
-    monkeypatch.setattr(engine, "ALL_RULES", rules)
+    monkeypatch.setattr(engine, "INDEX", tuple(RuleEntry.of(rule) for rule in rules))
     tools, _ = contracts_from_document(doc, "f.json")
     return engine.lint_contracts(tools, LintConfig(**config))
 

@@ -16,7 +16,7 @@ from toolclause.linting import config, engine
 from toolclause.linting.fix import EditError, apply_edit, apply_fix, apply_fixes
 from toolclause.linting.fix_text import fix_text, json_dump_like, yaml_layout
 from toolclause.model import Diagnostic, Edit, Fix, Severity
-from toolclause.rules import BY_CODE
+from toolclause.rules import BY_CODE, RuleEntry
 from toolclause.rules.base import Finding, Rule
 
 FIXTURES = Path(__file__).parent / "fixtures" / "cli"
@@ -205,8 +205,8 @@ class _TypeTypo(Rule):
 
 @pytest.fixture
 def with_test_rule(monkeypatch):
-    monkeypatch.setattr(engine, "ALL_RULES", (*engine.ALL_RULES, _TypeTypo))
-    monkeypatch.setattr(config, "BY_CODE", {**config.BY_CODE, "X901": _TypeTypo})
+    monkeypatch.setattr(engine, "INDEX", (*engine.INDEX, RuleEntry.of(_TypeTypo)))
+    monkeypatch.setattr(config, "CODES", (*config.CODES, "X901"))
 
 
 def test_cli_fix_rewrites_the_file_and_reports_what_was_fixed(tmp_path, monkeypatch, with_test_rule):

@@ -22,6 +22,7 @@ from toolclause.linting.config import LintConfig
 from toolclause.loading import load_paths
 from toolclause.loading.documents import contracts_from_document
 from toolclause.model import Severity
+from toolclause.rules import RuleEntry
 from toolclause.rules.base import Finding, Rule
 
 ALIAS_BOMB = "\n".join(
@@ -113,7 +114,7 @@ class _RaisesOnTool(Rule):
 
 
 def test_a_rule_that_raises_on_one_tool_is_reported_for_that_tool_and_the_run_goes_on(monkeypatch):
-    monkeypatch.setattr(engine, "ALL_RULES", (_Raises, _RaisesOnTool))
+    monkeypatch.setattr(engine, "INDEX", (RuleEntry.of(_Raises), RuleEntry.of(_RaisesOnTool)))
     other = {**TOOL, "name": "other_tool", "inputSchema": {"type": "object", "properties": {"m": {"type": "string"}}}}
     tools, _ = contracts_from_document([{**TOOL, "name": "bad_tool"}, other], "f.json")
     diags = engine.lint_contracts(tools, LintConfig())

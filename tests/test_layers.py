@@ -19,9 +19,11 @@ PACKAGE = Path(__file__).resolve().parents[1] / "src" / "toolclause"
 
 # lowest first; the names of one row may import one another
 LAYERS: list[tuple[str, frozenset[str]]] = [
-    # self-contained helpers every layer may use: version, GC pausing, provider facts, format names,
-    # did-you-mean, word lists; features a lower layer names and a higher one implements (_provided)
-    ("foundation", frozenset({"_version", "_gc", "_lazy_re", "targets", "formats", "suggest", "lexicon", "_provided"})),
+    # self-contained helpers every layer may use: version, GC pausing, compiled patterns and dataclass
+    # methods kept between runs, provider facts, format names, did-you-mean, word lists; features a lower
+    # layer names and a higher one implements (_provided)
+    ("foundation", frozenset({"_version", "_gc", "_kept", "_lazy_re", "_dataclass_code", "targets", "formats",
+                              "suggest", "lexicon", "_provided"})),
     ("model", frozenset({"model"})),            # frozen data, no I/O
     ("loading", frozenset({"loading"})),        # bytes, files → contracts with a source map
     ("schema", frozenset({"schema"})),          # JSON Schema walking, meta-validation, normalisation

@@ -53,3 +53,14 @@ def test_codes_are_unique_and_well_formed():
     for rule in ALL_RULES:
         assert re.fullmatch(r"[SNDCPXWR]\d{3}", rule.code), rule.code
         assert re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", rule.name), rule.name
+
+
+def test_the_index_a_run_chooses_its_rules_from_is_the_registry():
+    from toolclause.rules import CODES, INDEX, RuleEntry, rule_class
+
+    def described(entry: RuleEntry) -> tuple:
+        return entry.code, entry.module, entry.where.partition(":")[2], entry.targets, entry.binding_only
+
+    assert [described(entry) for entry in INDEX] == [described(RuleEntry.of(rule)) for rule in ALL_RULES]
+    assert list(CODES) == RULE_IDS
+    assert all(entry.load() is rule is rule_class(rule.code) for entry, rule in zip(INDEX, ALL_RULES, strict=True))

@@ -24,14 +24,14 @@ rather than at import (the tests exercise every pattern).
 from __future__ import annotations
 
 import atexit
-import marshal
-import os
 import re as _re
 import sys
 from pathlib import Path
 from re import *  # noqa: F403  (the rest of `re`, unchanged)
 from types import FrameType
 from typing import Any, AnyStr
+
+from . import _kept
 
 try:  # the interpreter's own regex compiler, as re.compile calls it; without it, patterns compile as usual
     import _sre  # type: ignore[import-not-found]  # a C module with no type stubs
@@ -45,10 +45,8 @@ except (ImportError, AttributeError):  # pragma: no cover - another interpreter
 _METHODS = ("search", "match", "fullmatch", "finditer", "findall", "sub", "subn", "split", "scanner")
 
 # the file of compiled patterns: named by the interpreter's exact version, since its regex compiler may change
-_VERSION = sys.version_info
 CACHE_FILE = Path(__file__).resolve().parent / "__pycache__" / (
-    f"_lazy_re.{sys.implementation.cache_tag}.{_VERSION.micro}{_VERSION.releaselevel}{_VERSION.serial}"
-    f".{getattr(_sre, 'MAGIC', 0) if _CODE_OF is not None else 0}.patterns")
+    f"_lazy_re.{_kept.VERSION_TAG}.{getattr(_sre, 'MAGIC', 0) if _CODE_OF is not None else 0}.patterns")
 
 _known: dict[tuple[Any, int], tuple] | None = None  # (pattern, flags) → _sre.compile's other arguments
 _added = 0
@@ -131,13 +129,7 @@ def compiled_pattern(pattern: Any, flags: int) -> _re.Pattern:
 def _load() -> dict[tuple[Any, int], tuple]:
     global _known
     if _known is None:
-        _known = {}
-        try:
-            loaded = marshal.loads(CACHE_FILE.read_bytes())
-            if isinstance(loaded, dict):
-                _known = loaded
-        except (OSError, ValueError, EOFError, TypeError):
-            pass
+        _known = _kept.read(CACHE_FILE)
     return _known
 
 
@@ -147,16 +139,7 @@ def save() -> None:
     if not _added or _known is None or sys.dont_write_bytecode:
         return
     _added = 0
-    temporary = CACHE_FILE.with_name(f"{CACHE_FILE.name}.{os.getpid()}.tmp")
-    try:
-        CACHE_FILE.parent.mkdir(exist_ok=True)
-        temporary.write_bytes(marshal.dumps(_known))
-        os.replace(temporary, CACHE_FILE)  # readers see the old file or the new one, never half of one
-    except (OSError, ValueError):  # a read-only installation: patterns are compiled each run, as without the file
-        try:
-            temporary.unlink()
-        except OSError:
-            pass
+    _kept.write(CACHE_FILE, _known)
 
 
 atexit.register(save)

@@ -11,7 +11,6 @@ from __future__ import annotations
 import importlib
 import os
 import sys
-import traceback
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -19,6 +18,7 @@ from typing import IO, TYPE_CHECKING
 
 import click
 
+from .. import _dataclass_code
 from .. import _lazy_re as re
 from .._gc import gc_paused
 from .._version import __version__
@@ -285,6 +285,9 @@ def lint_command(paths: tuple[str, ...], targets: str | None, output_format: str
         if key is not None:  # kept for the cache
             writes.append(("err" if err else "out", text, nl))
 
+    from ._validator_import import import_jsonschema_rs
+
+    import_jsonschema_rs()  # before anything imports it, so that it comes without the e-mail package
     from ..report import REPORTERS
     from .running import CliError, LintRequest, exit_code, run_lint
 
@@ -466,6 +469,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         sys.exit(130)
     except Exception as exc:  # a bug, or input nothing anticipated: still no traceback by default
         if os.environ.get("TOOLCLAUSE_DEBUG"):
+            import traceback  # only here: it costs every run a few milliseconds to import
+
             traceback.print_exc()
         click.echo(f"toolclause: internal error: {type(exc).__name__}: {exc} "
                    f"(set TOOLCLAUSE_DEBUG=1 to see where; please report it)", err=True)
@@ -495,6 +500,7 @@ def console() -> None:
     if "logging" in sys.modules:  # handlers a command set up are flushed; otherwise logging was never imported
         sys.modules["logging"].shutdown()
     re.save()  # what atexit would have done: keep the patterns this run compiled (see toolclause._lazy_re)
+    _dataclass_code.save()  # and the dataclass methods (see toolclause._dataclass_code)
     os._exit(code)
 
 

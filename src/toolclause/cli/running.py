@@ -8,25 +8,27 @@ prints or exits: problems the user must fix are raised as `CliError` (exit 2).
 from __future__ import annotations
 
 import os
-import signal
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..linting.baseline import BASELINE_VERSION, Accepted, BaselineError, dumps_baseline, filter_new, parse_baseline
 from ..linting.config import ConfigError, LintConfig, discover_config, parse_codes, parse_targets, read_config_file
 from ..linting.engine import LintReport, lint_contracts, lint_loaded, sort_diagnostics, tool_sets
-from ..linting.fix import SkippedFix, can_write_back
 from ..loading import LoadResult, load_paths
 from ..loading.contract_files import load_file_text
 from ..model import Diagnostic, Severity, ToolContract
 from ..report.base import FixSummary, LintRun
 from ..rules.base import LintContext
-from .fixing import fix_pass, unified_diff
+
+if TYPE_CHECKING:
+    from ..linting.baseline import Accepted
+
+# The fixer (with difflib) and baselines are imported by the runs that use them (--fix, --diff,
+# --baseline, --write-baseline): a plain lint pays for neither.
 
 MAX_FIX_PASSES = 5  # a fix may expose another (an unknown type fixed to "object" is then an open object)
 BATCH_TOOLS = 500
@@ -202,6 +204,9 @@ def _merge_fixes(total: FixSummary, one: FixSummary) -> None:
 
 def _fix(request: LintRequest, loaded: LoadResult, report: LintReport, config: LintConfig,
          progress: Progress | None) -> tuple[LoadResult, LintReport, FixSummary]:
+    from ..linting.fix import SkippedFix, can_write_back
+    from .fixing import fix_pass
+
     total = FixSummary()
     texts: dict[str, str] | None = {} if request.diff else None
     for _ in range(MAX_FIX_PASSES):
@@ -222,6 +227,8 @@ def _fix(request: LintRequest, loaded: LoadResult, report: LintReport, config: L
 
 
 def _diff_of(file: str, text: str, cwd: str) -> str:
+    from .fixing import unified_diff
+
     try:
         before = Path(file).read_bytes().decode("utf-8")
     except (OSError, UnicodeDecodeError):
@@ -235,6 +242,8 @@ def _diff_of(file: str, text: str, cwd: str) -> str:
 def _read_baseline(request: LintRequest) -> Accepted | None:
     if not request.baseline:
         return None
+    from ..linting.baseline import BaselineError, parse_baseline
+
     path = Path(request.cwd, request.baseline)
     try:
         text = path.read_text(encoding="utf-8")
@@ -255,6 +264,8 @@ def _base_dir(baseline_path: str) -> str:
 
 def _write_baseline(request: LintRequest, diagnostics: Iterable[Diagnostic]) -> Accepted:
     assert request.write_baseline
+    from ..linting.baseline import dumps_baseline, parse_baseline
+
     text = dumps_baseline(diagnostics, _base_dir(request.write_baseline), request.cwd)
     try:
         Path(request.cwd, request.write_baseline).write_text(text, encoding="utf-8")
@@ -272,6 +283,8 @@ class _Expired(BaseException):
 @contextmanager
 def _within(seconds: float | None, label: str) -> Iterator[None]:
     """Bound what runs inside by `seconds` of wall time, with SIGALRM (main thread, POSIX); else unbounded."""
+    import signal  # only a live lint is bounded
+
     if seconds is None or not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -320,6 +333,8 @@ def run_lint(request: LintRequest, progress: Progress | None = None) -> tuple[Li
         baseline_dir = _base_dir(request.baseline)
     notes = []
     if accepted is not None and baseline_dir is not None:
+        from ..linting.baseline import BASELINE_VERSION, filter_new
+
         report.diagnostics, hidden = filter_new(report.diagnostics, accepted, baseline_dir, request.cwd)
         if accepted.version < BASELINE_VERSION:
             notes.append(f"the baseline {request.baseline} is version {accepted.version}, which knows findings by "

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from ..model import Severity
-from ..rules import BY_CODE
+from ..rules import CODES
 from ..rules.options import RuleOptionError, check_rule_tables
 from ..suggest import closest
 from ..targets import LINT_ALIASES, LINT_TARGETS
@@ -54,7 +54,7 @@ class ConfigError(ValueError):
 def check_code(code: str, where: str, prefix: bool = True) -> str:
     """`code` upper-cased, when it names a rule (or, with `prefix`, starts some rule's code, or is ALL)."""
     code = code.strip().upper()
-    known = sorted(set(BY_CODE) | set(ENGINE_CODES))
+    known = sorted(set(CODES) | set(ENGINE_CODES))
     if code in known or prefix and (code == "ALL" or any(k.startswith(code) for k in known if code)):
         return code
     hint = closest(code, known)

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 
 from ..loading.result import DuplicateKey
 from ..model import Diagnostic, Severity, ToolContract, escape_token
-from ..rules import BY_CODE
+from ..rules import rule_class
 from .config import LintConfig
 
 
@@ -30,7 +30,7 @@ def duplicate_key_warnings(found: Iterable[DuplicateKey], tools: Sequence[ToolCo
         holder = max((t for t in tools if t.origin.file == d.file and (t.origin.line is None or t.origin.line == d.line)
                       and pointer.startswith(t.origin.base + "/")), key=lambda t: len(t.origin.base), default=None)
         out.append(Diagnostic(
-            "S001", BY_CODE["S001"].name, Severity.WARNING,
+            "S001", rule_class("S001").name, Severity.WARNING,
             f"the key '{d.key}' appears more than once in this object; a JSON parser keeps only the last value and "
             f"drops the others without a word, so the tool is not what the file seems to say — keep one",
             tool=holder.name if holder is not None else None, file=d.file,

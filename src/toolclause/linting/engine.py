@@ -16,7 +16,7 @@ from typing import Any
 
 from .._gc import gc_paused
 from ..model import Diagnostic, Severity, ToolContract, Unreadable
-from ..rules import ALL_RULES
+from ..rules import INDEX, load_rules
 from ..rules.base import Finding, LintContext, Rule
 from ..schema.walk import NodeKind, SchemaNode, walk
 from ..targets import DECLARED_STRICT_TARGETS, LINT_TARGETS
@@ -44,14 +44,10 @@ def active_rules(config: LintConfig) -> list[Rule]:
 
     Binding-only rules (family R) need a bound function and never run on files.
     """
-    out = []
-    for rule_cls in ALL_RULES:
-        if rule_cls.binding_only or not config.enabled(rule_cls.code):
-            continue
-        if rule_cls.targets and not (rule_cls.targets & config.targets):
-            continue
-        out.append(rule_cls())
-    return out
+    # chosen from the index, so the modules of rules a run leaves out are never imported
+    chosen = [entry for entry in INDEX if not entry.binding_only and config.enabled(entry.code)
+              and (not entry.targets or entry.targets & config.targets)]
+    return [rule_cls() for rule_cls in load_rules(chosen)]
 
 
 class _Dispatch:
@@ -167,7 +163,7 @@ _PLANS_KEPT = 16
 def _plan_for(config: LintConfig) -> _Plan:
     # everything a plan depends on (the registry too: tests swap it); per-file ignores
     # and rule options are read per run
-    key = (ALL_RULES, config.select, config.ignore, config.targets, tuple(sorted(config.severity.items())))
+    key = (INDEX, config.select, config.ignore, config.targets, tuple(sorted(config.severity.items())))
     cache: dict[tuple, _Plan] | None = getattr(_plans, "cache", None)
     if cache is None:
         cache = _plans.cache = {}

@@ -7,11 +7,14 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import PurePath
+from typing import TYPE_CHECKING
 
 from .. import _lazy_re as re
 from ..linting.engine import LintReport
-from ..linting.fix import SkippedFix
 from ..model import Diagnostic
+
+if TYPE_CHECKING:
+    from ..linting.fix import SkippedFix  # made by --fix alone, which imports the fixer
 
 
 @dataclass

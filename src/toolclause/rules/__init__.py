@@ -2,34 +2,69 @@
 
 No import side effects register anything; a rule exists when it is in a family's
 `RULES` tuple.  Codes are public and never reused (see `toolclause rules`).
+
+`ALL_RULES` and `BY_CODE` import every rule module on first use; a lint run
+instead chooses its rules from `INDEX` and imports only those (`load_rules`), so
+the rules of targets it does not check cost it nothing.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Any
+
+from ._index import INDEX, RuleEntry
 from .base import Rule
-from .description import RULES as DESCRIPTION_RULES
-from .naming import RULES as NAMING_RULES
-from .provider import RULES as PROVIDER_RULES
-from .result import RULES as RESULT_RULES
-from .safety import RULES as SAFETY_RULES
-from .schema import RULES as SCHEMA_RULES
-from .tightness import RULES as TIGHTNESS_RULES
-from .widgets import RULES as WIDGET_RULES
 
-ALL_RULES: tuple[type[Rule], ...] = (
-    *SCHEMA_RULES,
-    *NAMING_RULES,
-    *DESCRIPTION_RULES,
-    *TIGHTNESS_RULES,
-    *PROVIDER_RULES,
-    *SAFETY_RULES,
-    *WIDGET_RULES,
-    *RESULT_RULES,
-)
+CODES: tuple[str, ...] = tuple(entry.code for entry in INDEX)
+_ENTRIES: dict[str, RuleEntry] = {entry.code: entry for entry in INDEX}
 
-BY_CODE: dict[str, type[Rule]] = {rule.code: rule for rule in ALL_RULES}
+# set on first use, by __getattr__
+ALL_RULES: tuple[type[Rule], ...]
+BY_CODE: dict[str, type[Rule]]
 
-if len(BY_CODE) != len(ALL_RULES):  # pragma: no cover - caught by the registry test
-    raise RuntimeError("two rules share a code")
 
-__all__ = ["ALL_RULES", "BY_CODE", "Rule"]
+def load_rules(entries: Iterable[RuleEntry]) -> list[type[Rule]]:
+    """The rule classes of these entries, importing their modules (and only theirs)."""
+    return [entry.load() for entry in entries]
+
+
+def rule_class(code: str) -> type[Rule]:
+    """The rule with this code (KeyError for a code no rule has)."""
+    return _ENTRIES[code].load()
+
+
+def _registry() -> tuple[type[Rule], ...]:
+    from .description import RULES as DESCRIPTION_RULES
+    from .naming import RULES as NAMING_RULES
+    from .provider import RULES as PROVIDER_RULES
+    from .result import RULES as RESULT_RULES
+    from .safety import RULES as SAFETY_RULES
+    from .schema import RULES as SCHEMA_RULES
+    from .tightness import RULES as TIGHTNESS_RULES
+    from .widgets import RULES as WIDGET_RULES
+
+    return (
+        *SCHEMA_RULES,
+        *NAMING_RULES,
+        *DESCRIPTION_RULES,
+        *TIGHTNESS_RULES,
+        *PROVIDER_RULES,
+        *SAFETY_RULES,
+        *WIDGET_RULES,
+        *RESULT_RULES,
+    )
+
+
+def __getattr__(name: str) -> Any:
+    if name not in ("ALL_RULES", "BY_CODE"):
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    rules = _registry()
+    by_code = {rule.code: rule for rule in rules}
+    if len(by_code) != len(rules):  # pragma: no cover - caught by the registry test
+        raise RuntimeError("two rules share a code")
+    globals().update(ALL_RULES=rules, BY_CODE=by_code)  # built once; later reads are plain attributes
+    return globals()[name]
+
+
+__all__ = ["ALL_RULES", "BY_CODE", "CODES", "INDEX", "Rule", "RuleEntry", "load_rules", "rule_class"]

@@ -110,15 +110,15 @@ def check_rule_tables(tables: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
     Raises RuleOptionError for an unknown code, a table that is not one, or an
     option its rule does not declare or takes in another type.
     """
-    from . import BY_CODE  # the registry imports base, which imports this module
+    from . import CODES, rule_class  # the registry imports base, which imports this module
 
     checked: dict[str, dict[str, Any]] = {}
     for code, table in tables.items():
-        rule = BY_CODE.get(str(code).upper())
-        if rule is None:
-            guess = closest(str(code).upper(), list(BY_CODE))
+        if str(code).upper() not in CODES:
+            guess = closest(str(code).upper(), list(CODES))
             hint = f"; did you mean {guess}?" if guess else ""
             raise RuleOptionError(f"rules.{code}: no rule has this code{hint}")
+        rule = rule_class(str(code).upper())
         rule_options(rule, table)
         checked[rule.code] = dict(table)
     return checked

@@ -1,0 +1,97 @@
+"""Which rule lives where, and when it runs: enough to choose a run's rules without importing them.
+
+Importing every rule module costs more than linting a short file, so a run
+imports only the rules it selects: without a target, the checks of OpenAI,
+Anthropic, Gemini and MCP (P001-P003, P007) stay unimported.  Each entry
+repeats what its rule class declares (code, targets, binding_only), in the
+registry's order; a test checks that the two agree.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, NamedTuple
+
+if TYPE_CHECKING:
+    from .base import Rule
+
+
+class RuleEntry(NamedTuple):  # a NamedTuple: made in a tenth of a dataclass's time, at every start
+    code: str
+    where: str  # "module:Class"; a module starting with "." is inside toolclause.rules
+    targets: frozenset[str] = frozenset()
+    binding_only: bool = False
+
+    @classmethod
+    def of(cls, rule: type[Rule]) -> RuleEntry:
+        """The entry of a rule class already imported (a test's own rule; the check of this index)."""
+        return cls(rule.code, f"{rule.__module__}:{rule.__qualname__}", rule.targets, rule.binding_only)
+
+    @property
+    def module(self) -> str:
+        module = self.where.partition(":")[0]
+        return f"{__package__}{module}" if module.startswith(".") else module
+
+    def load(self) -> type[Rule]:
+        found: type[Rule] = getattr(importlib.import_module(self.module), self.where.partition(":")[2])
+        return found
+
+
+INDEX: tuple[RuleEntry, ...] = (
+    RuleEntry("S001", ".schema.s001_invalid_schema:InvalidSchema"),
+    RuleEntry("S002", ".schema.s002_unknown_type:UnknownType"),
+    RuleEntry("S003", ".schema.s003_required_not_defined:RequiredNotDefined"),
+    RuleEntry("S004", ".schema.s004_root_not_object:RootNotObject"),
+    RuleEntry("S005", ".schema.s005_unresolvable_ref:UnresolvableRef"),
+    RuleEntry("S006", ".schema.s006_unknown_keyword:UnknownKeyword"),
+    RuleEntry("S007", ".schema.s007_enum_type_mismatch:EnumTypeMismatch"),
+    RuleEntry("S008", ".schema.s008_invalid_default:InvalidDefault"),
+    RuleEntry("S009", ".schema.s009_impossible_constraints:ImpossibleConstraints"),
+    RuleEntry("S010", ".schema.s010_invalid_pattern:InvalidPattern"),
+    RuleEntry("S011", ".schema.s011_duplicate_tool_name:DuplicateToolName"),
+    RuleEntry("N001", ".naming.n001_invalid_tool_name:InvalidToolName"),
+    RuleEntry("N002", ".naming.n002_generic_tool_name:GenericToolName"),
+    RuleEntry("N003", ".naming.n003_compound_tool_name:CompoundToolName"),
+    RuleEntry("N004", ".naming.n004_inconsistent_naming:InconsistentNaming"),
+    RuleEntry("N005", ".naming.n005_invalid_property_name:InvalidPropertyName"),
+    RuleEntry("D001", ".description.d001_missing_tool_description:MissingToolDescription"),
+    RuleEntry("D002", ".description.d002_vague_tool_description:VagueToolDescription"),
+    RuleEntry("D003", ".description.d003_missing_property_description:MissingPropertyDescription"),
+    RuleEntry("D004", ".description.d004_missing_property_type:MissingPropertyType"),
+    RuleEntry("D005", ".description.d005_closed_set_without_enum:ClosedSetWithoutEnum"),
+    RuleEntry("D006", ".description.d006_opaque_enum_values:OpaqueEnumValues"),
+    RuleEntry("D007", ".description.d007_unformatted_date:UnformattedDate"),
+    RuleEntry("D008", ".description.d008_indistinct_tools:IndistinctTools"),
+    RuleEntry("D009", ".description.d009_undocumented_result:UndocumentedResult"),
+    RuleEntry("C001", ".tightness.c001_open_object:OpenObject"),
+    RuleEntry("C002", ".tightness.c002_array_without_items:ArrayWithoutItems"),
+    RuleEntry("C003", ".tightness.c003_unbounded_array:UnboundedArray"),
+    RuleEntry("C004", ".tightness.c004_default_not_applied:DefaultNotApplied"),
+    RuleEntry("C005", ".tightness.c005_unbounded_number:UnboundedNumber"),
+    RuleEntry("P001", ".provider.p001_openai_strict_incompatible:OpenAIStrictIncompatible",
+              frozenset({"openai", "openai-strict"})),
+    RuleEntry("P002", ".provider.p002_anthropic_strict_incompatible:AnthropicStrictIncompatible",
+              frozenset({"anthropic", "anthropic-strict"})),
+    RuleEntry("P003", ".provider.p003_gemini_incompatible:GeminiIncompatible", frozenset({"gemini"})),
+    RuleEntry("P004", ".provider.p004_description_too_long:DescriptionTooLong"),
+    RuleEntry("P005", ".provider.p005_too_many_tools:TooManyTools"),
+    RuleEntry("P006", ".provider.p006_schema_too_large:SchemaTooLarge"),
+    RuleEntry("P007", ".provider.p007_mcp_invalid_tool:McpInvalidTool", frozenset({"mcp"})),
+    RuleEntry("X001", ".safety.x001_god_tool:GodTool"),
+    RuleEntry("X002", ".safety.x002_missing_idempotency_key:MissingIdempotencyKey"),
+    RuleEntry("X003", ".safety.x003_irreversible_without_confirmation:IrreversibleWithoutConfirmation"),
+    RuleEntry("X004", ".safety.x004_read_tool_not_annotated:ReadToolNotAnnotated"),
+    RuleEntry("X005", ".safety.x005_contradictory_annotations:ContradictoryAnnotations"),
+    RuleEntry("X006", ".safety.x006_destructive_not_annotated:DestructiveNotAnnotated"),
+    RuleEntry("X007", ".safety.x007_tool_poisoning:ToolPoisoning"),
+    RuleEntry("X008", ".safety.x008_cross_tool_instruction:CrossToolInstruction"),
+    RuleEntry("X009", ".safety.x009_unrestricted_execution:UnrestrictedExecution"),
+    RuleEntry("X010", ".safety.x010_sensitive_output:SensitiveOutput"),
+    RuleEntry("W001", ".widgets.w001_template_not_found:TemplateNotFound"),
+    RuleEntry("W002", ".widgets.w002_widget_mime_type:WidgetMimeType"),
+    RuleEntry("W003", ".widgets.w003_widget_csp:WidgetCsp"),
+    RuleEntry("W004", ".widgets.w004_invocation_text_too_long:InvocationTextTooLong"),
+    RuleEntry("R001", ".result.r001_unstructured_error:UnstructuredError", binding_only=True),
+    RuleEntry("R002", ".result.r002_output_schema_mismatch:OutputSchemaMismatch"),
+    RuleEntry("R003", ".result.r003_default_mismatch:DefaultMismatch", binding_only=True),
+)
