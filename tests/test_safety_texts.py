@@ -69,13 +69,21 @@ def test_prose_is_tool_texts_without_names_in_order():
             assert nth_text(tool, index).text == text
 
 
+# non-ASCII text is searched as it is; ASCII text lower-cased, by the pattern's case-sensitive twin
+UNICODE = ToolContract(name="unicode", description="Sends the ENTIRE conversation — verbatim, ÉCRIT.",
+                       input_schema={"type": "object", "properties": {"a": {"description": "ALWAYS CALL THIS"}}})
+SHOUTING = ToolContract(name="shouting", description="SENDS THE ENTIRE CONVERSATION.")
+
+
 @pytest.mark.parametrize("pattern", [r"\bexactly\s+once\b", r"\bentire\s+conversation\b", r"\ba tag\b",
-                                     r"\bsends\b", r"\bnot there\b", r"send_note"])
+                                     r"\bsends\b", r"\bnot there\b", r"send_note", r"always\s+call", r"écrit",
+                                     r"[A-Z]{6}", r"\bS\w+", r"\\d|sends"])
 def test_find_in_prose_gives_the_first_matching_text(pattern):
-    search = re.compile(pattern, re.I).search
-    for tool in _tools()[:3]:
+    compiled = re.compile(pattern, re.I)
+    search = compiled.search
+    for tool in [*_tools()[:3], UNICODE, SHOUTING]:
         naive = next(((item, m) for item in tool_texts(tool) if not item.is_name and (m := search(item.text))), None)
-        found = find_in_prose(tool, None, search)
+        found = find_in_prose(tool, None, compiled)
         if naive is None:
             assert found is None
         else:

@@ -110,27 +110,51 @@ def _values(value: Any, pointer: str, where: str, depth: int) -> Iterator[Text]:
 
 # --------------------------------------------------------------------------- the fast paths
 
-class _Prose(IdentityMemo[ToolContract, str]):
-    """Each tool's prose texts joined, for one run (X008 and X010 both search them)."""
+class _Prose(IdentityMemo[ToolContract, tuple[bool, str]]):
+    """Each tool's prose texts joined, for one run (X008 and X010 both search them): (lower-cased, text).
+
+    ASCII text is kept lower-cased, for the patterns' case-sensitive twins (see `_twin`).
+    """
 
 
 def find_in_prose(tool: ToolContract, ctx: LintContext | None,
-                  search: Callable[[str], re.Match[str] | None]) -> tuple[Text, re.Match[str]] | None:
-    """The first of `tool_texts` that is not a name and that `search` matches, with the match; or None.
+                  pattern: re.Pattern[str]) -> tuple[Text, re.Match[str]] | None:
+    """The first of `tool_texts` that is not a name and that `pattern` finds, with the match; or None.
 
-    What `next((t, m) for t in tool_texts(tool) if not t.is_name and (m := search(t.text)))` gives,
-    without building a pointer and a label for every text of every tool: `search` (a pattern with no
-    anchors, so a match in one text is a match in all of them joined by line breaks) first runs once
+    What `next((t, m) for t in tool_texts(tool) if not t.is_name and (m := pattern.search(t.text)))`
+    gives, without building a pointer and a label for every text of every tool: the pattern (one with
+    no anchors, so a match in one text is a match in all of them joined by line breaks) first runs once
     over the plain texts joined; texts are looked at one by one, and a `Text` built, only then.
     """
-    joined = ctx.state(_Prose).get(tool, _joined_prose) if ctx is not None else _joined_prose(tool)
-    if search(joined) is None:
+    lowered, joined = ctx.state(_Prose).get(tool, _joined_prose) if ctx is not None else _joined_prose(tool)
+    twin = _twin(pattern) if lowered else None
+    if (twin or pattern).search(joined) is None:
         return None
     for index, text in prose_texts(tool):
-        found = search(text)
+        found = pattern.search(text)
         if found is not None:
             return nth_text(tool, index), found
     return None
+
+
+_twins: dict[tuple[str, int], re.Pattern[str] | None] = {}
+_UPPER_LITERAL = re.compile(r"(?<!\\)[A-Z]")  # an upper-case letter that is not an escape (\S, \W, \b …)
+
+
+def _twin(pattern: re.Pattern[str]) -> re.Pattern[str] | None:
+    """The case-sensitive twin of a case-insensitive pattern written in lower case, or None.
+
+    On ASCII text, such a pattern finds a match exactly where its twin finds one in the text
+    lower-cased (re.IGNORECASE relates ASCII letters only to their own other case, or to non-ASCII
+    letters the text does not hold), and the twin runs about three times as fast.
+    """
+    key = (pattern.pattern, pattern.flags)
+    if key not in _twins:
+        source = pattern.pattern
+        lower_case = (pattern.flags & re.IGNORECASE and "\\\\" not in source  # (an escaped backslash: not read)
+                      and not _UPPER_LITERAL.search(source))
+        _twins[key] = re.compile(pattern.pattern, pattern.flags & ~re.IGNORECASE) if lower_case else None
+    return _twins[key]
 
 
 def prose_texts(tool: ToolContract) -> list[tuple[int, str]]:
@@ -154,8 +178,9 @@ def nth_text(tool: ToolContract, index: int) -> Text:
     return next(islice(tool_texts(tool), index, None))
 
 
-def _joined_prose(tool: ToolContract) -> str:
-    return "\n".join([text for _, text in prose_texts(tool)])
+def _joined_prose(tool: ToolContract) -> tuple[bool, str]:
+    joined = "\n".join([text for _, text in prose_texts(tool)])
+    return (True, joined.lower()) if joined.isascii() else (False, joined)
 
 
 def _plain_schema(schema: Any, depth: int, add: Callable[[tuple[bool, str]], None]) -> None:

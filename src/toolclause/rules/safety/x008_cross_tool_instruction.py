@@ -166,7 +166,7 @@ class CrossToolInstruction(Rule):
 
 
 def _orders_the_model(tool: ToolContract, ctx: LintContext) -> Finding | None:
-    ordering = find_in_prose(tool, ctx, _ORDERS.search)
+    ordering = find_in_prose(tool, ctx, _ORDERS)
     if ordering is None:
         return None
     item, found = ordering

@@ -102,7 +102,7 @@ class SensitiveOutput(Rule):
     def check_tool(self, tool: ToolContract, ctx: LintContext) -> Iterable[Finding]:
         if isinstance(tool.meta, Mapping) and tool.meta:
             yield from _meta_findings(tool.meta, "/_meta", 0)
-        harvesting = find_in_prose(tool, ctx, _HARVESTING.search)
+        harvesting = find_in_prose(tool, ctx, _HARVESTING)
         if harvesting is not None:
             item, found = harvesting
             yield Finding(item.pointer, (
