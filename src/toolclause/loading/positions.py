@@ -153,6 +153,7 @@ def json_locator(text: str, first_line: int = 1) -> Callable[[str], tuple[int, i
     first = skip(0)
     shallow: dict[int, dict[str, tuple[int, int]]] = {}  # container offset → child token → (start, end)
     parts: dict[int, dict[str, int]] = {}  # part offset → pointer below it → offset of the value
+    evicted: set[int] = set()  # the offsets of parts whose index was dropped (see KEPT_PARTS)
     line_starts: list[int] = []
 
     def children(start: int) -> dict[str, tuple[int, int]]:
@@ -182,7 +183,9 @@ def json_locator(text: str, first_line: int = 1) -> Callable[[str], tuple[int, i
         found = parts.get(start)
         if found is None:
             if len(parts) >= KEPT_PARTS:  # the oldest goes: findings come tool by tool
-                del parts[next(iter(parts))]
+                oldest = next(iter(parts))
+                del parts[oldest]
+                evicted.add(oldest)
             found = parts[start] = _value_offsets(text, start, end)
         return found
 
@@ -211,7 +214,7 @@ def json_locator(text: str, first_line: int = 1) -> Callable[[str], tuple[int, i
                 return position(start)
             start, end = child
             rest = "" if cut < 0 else rest[cut:]
-        if start not in parts and text[start] in "{[" and rest.find("/", 1) < 0 < len(rest):
+        if start in evicted and start not in parts and rest.find("/", 1) < 0 < len(rest) and text[start] in "{[":
             # one level down (a tool's "/name", as the list rules ask once every tool's index has gone):
             # the container's children are stepped through, not the whole part tokenized again
             child = children(start).get(rest[1:])

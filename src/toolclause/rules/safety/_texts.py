@@ -183,11 +183,20 @@ def _joined_prose(tool: ToolContract) -> tuple[bool, str]:
     return (True, joined.lower()) if joined.isascii() else (False, joined)
 
 
+# The keys `schema_texts` reads, in its order: all of them, or the four a usual node has.
+_EVERY_KEY = (_TEXT_KEYS, _VALUE_KEYS, _SCHEMA_MAPS, _SCHEMA_LISTS, _SCHEMA_ONES)
+_USUAL_KEYS = (("description",), (), ("properties",), (), ("items",))
+_UNUSUAL = frozenset(_TEXT_KEYS + _VALUE_KEYS + _SCHEMA_MAPS + _SCHEMA_LISTS + _SCHEMA_ONES) - {
+    "description", "enum", "properties", "items"}
+
+
 def _plain_schema(schema: Any, depth: int, add: Callable[[tuple[bool, str]], None]) -> None:
     """`schema_texts` without pointers or labels: the same texts in the same order (a test compares them)."""
     if not isinstance(schema, dict) or depth > MAX_DEPTH:
         return
-    for key in _TEXT_KEYS:
+    # most nodes hold none of the rarer keys: a lookup each of those is saved there
+    text_keys, value_keys, maps, lists, ones = _USUAL_KEYS if _UNUSUAL.isdisjoint(schema) else _EVERY_KEY
+    for key in text_keys:
         value = schema.get(key)
         if isinstance(value, str):
             add((False, value))
@@ -196,10 +205,10 @@ def _plain_schema(schema: Any, depth: int, add: Callable[[tuple[bool, str]], Non
         for value in enum[:MAX_VALUES]:
             if isinstance(value, str):
                 add((False, value))
-    for key in _VALUE_KEYS:
+    for key in value_keys:
         if key in schema:
             _plain_values(schema[key], 0, add)
-    for key in _SCHEMA_MAPS:
+    for key in maps:
         children = schema.get(key)
         if isinstance(children, dict):
             for name, sub in children.items():
@@ -207,12 +216,12 @@ def _plain_schema(schema: Any, depth: int, add: Callable[[tuple[bool, str]], Non
                     if key == "properties":
                         add((True, name))
                     _plain_schema(sub, depth + 1, add)
-    for key in _SCHEMA_LISTS:
+    for key in lists:
         children = schema.get(key)
         if isinstance(children, list):
             for sub in children[:MAX_VALUES]:
                 _plain_schema(sub, depth + 1, add)
-    for key in _SCHEMA_ONES:
+    for key in ones:
         sub = schema.get(key)
         if isinstance(sub, dict):
             _plain_schema(sub, depth + 1, add)
