@@ -76,33 +76,36 @@ _EVENT = re.compile(r'"[^"\\]*+(?:\\.[^"\\]*+)*+"(\s*+:)?|([{\[])|([}\]])|[^\s{}
 def _value_offsets(text: str, start: int, end: int) -> dict[str, int]:
     """Pointer (below the value at `start`) → offset of each value of the well-formed JSON value there."""
     found: dict[str, int] = {}
-    stack: list[list[Any]] = []  # [pointer, None for an object or the next index of an array]
+    # the container the scan is in: its pointer and a slash (None outside any), and the next index
+    # of an array (-1 in an object); the enclosing containers' are on the stack
+    prefix: str | None = None
+    index = -1
+    stack: list[tuple[str | None, int]] = []
     key = ""
     loads = json.loads
     for match in _EVENT.finditer(text, start, end):
         kind = match.lastindex
-        at = match.start()
         if kind == 1:  # a key
-            colon = match.start(1)
+            at, colon = match.start(), match.start(1)
             key = text[at + 1:colon - 1]
             if "\\" in key:
                 key = loads(text[at:colon])
             continue
         if kind == 3:
-            stack.pop()
+            prefix, index = stack.pop()
             continue
-        if not stack:
+        if prefix is None:
             pointer = ""
+        elif index < 0:
+            pointer = prefix + (escape_token(key) if "~" in key or "/" in key else key)
         else:
-            top = stack[-1]
-            if top[1] is None:
-                pointer = top[0] + "/" + (escape_token(key) if "~" in key or "/" in key else key)
-            else:
-                pointer = f"{top[0]}/{top[1]}"
-                top[1] += 1
+            pointer = prefix + str(index)
+            index += 1
+        at = match.start()
         found[pointer] = at
         if kind == 2:
-            stack.append([pointer, None if text[at] == "{" else 0])
+            stack.append((prefix, index))
+            prefix, index = pointer + "/", -1 if text[at] == "{" else 0
     return found
 
 
