@@ -204,6 +204,17 @@ def test_sarif_content():
     assert "bad.jsonl" in run["invocations"][0]["toolExecutionNotifications"][0]["message"]["text"]
 
 
+def test_sarif_is_written_a_result_at_a_time_as_the_whole_log():
+    unknown = Diagnostic("Z999", "from-a-plugin", Severity.WARNING, "a code no rule has", tool="t", file="x.json")
+    for run in (make_run(), make_run(report=LintReport(diagnostics=[], tools=0, files=0)),
+                make_run(report=LintReport(diagnostics=[unknown], tools=1, files=1))):
+        pieces = list(sarif.chunks(run))
+        assert "".join(pieces) == json.dumps(sarif.build(run), ensure_ascii=False, separators=(",", ":")) + "\n"
+        assert len(pieces) == len(run.report.diagnostics) + 2  # the head, a result each, the tail
+    assert json.loads(REPORTERS["sarif"](make_run(report=LintReport(diagnostics=[unknown], tools=1, files=1))))[
+        "runs"][0]["tool"]["driver"]["rules"][-1]["id"] == "Z999"
+
+
 def test_sarif_rules_link_their_documentation_and_provider_rules_cite_the_provider():
     import re
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -117,18 +118,34 @@ def _notification(problem: Any, run: LintRun) -> dict[str, Any]:
 
 
 def build(run: LintRun) -> dict[str, Any]:
+    """The SARIF log as one dict (`chunks` writes the same log without holding every result at once)."""
+    rules, index = _rules(run)
+    log = _log(run, rules)
+    log["runs"][0]["results"] = list(_results(run, index))
+    return log
+
+
+def _rules(run: LintRun) -> tuple[list[dict[str, Any]], dict[str, int]]:
+    """Every rule's descriptor, then one for each code a finding has that no rule has, as first found."""
     rules = [_rule_descriptor(rule) for rule in ALL_RULES]
     index = {rule.code: position for position, rule in enumerate(ALL_RULES)}
-    results = []
-    artifacts: dict[str | None, tuple[str, dict[str, Any]]] = {}
     for d in run.report.diagnostics:
         if d.code not in index:
             index[d.code] = len(rules)
             rules.append(_unknown_descriptor(d))
+    return rules, index
+
+
+def _results(run: LintRun, index: dict[str, int]) -> Iterator[dict[str, Any]]:
+    artifacts: dict[str | None, tuple[str, dict[str, Any]]] = {}
+    for d in run.report.diagnostics:
         if d.file not in artifacts:  # a few files, many findings: work a path out once
             path = run.relative_path(d.file)
             artifacts[d.file] = (path, _artifact(path))
-        results.append(_result(d, index[d.code], *artifacts[d.file]))
+        yield _result(d, index[d.code], *artifacts[d.file])
+
+
+def _log(run: LintRun, rules: list[dict[str, Any]], results: Any = None) -> dict[str, Any]:
     root = Path(run.cwd).resolve().as_uri().rstrip("/") + "/"
     invocation: dict[str, Any] = {"executionSuccessful": not run.report.unreadable}
     if run.report.unreadable:
@@ -148,6 +165,24 @@ def build(run: LintRun) -> dict[str, Any]:
     }
 
 
+# compact: SARIF is read by machines, and json's C encoder only runs without indent
+_encode = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+_RESULTS_HERE = "\x00toolclause: the results\x00"  # written as \u0000…\u0000: no path or message holds it
+
+
+def chunks(run: LintRun) -> Iterator[str]:
+    """The log in pieces, a result each: the bytes `render` writes, without a dict for every finding
+    (nor the whole text) in memory at once."""
+    rules, index = _rules(run)
+    # only numbers follow the results, so the last place the marker is written is theirs
+    head, tail = _encode(_log(run, rules, _RESULTS_HERE)).rsplit(_encode(_RESULTS_HERE), 1)
+    yield head + "["
+    first = True
+    for result in _results(run, index):
+        yield _encode(result) if first else "," + _encode(result)
+        first = False
+    yield "]" + tail + "\n"
+
+
 def render(run: LintRun, *, color: bool = False) -> str:
-    # compact: SARIF is read by machines, and json's C encoder only runs without indent
-    return json.dumps(build(run), ensure_ascii=False, separators=(",", ":")) + "\n"
+    return "".join(chunks(run))
