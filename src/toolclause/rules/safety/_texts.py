@@ -243,20 +243,23 @@ def _plain_values(value: Any, depth: int, add: Callable[[tuple[bool, str]], None
 
 # --------------------------------------------------------------------------- the joined text
 
-class _LoweredTexts(IdentityMemo[ToolContract, tuple[str, list[bytes]]]):
+class _LoweredTexts(IdentityMemo[ToolContract, str]):
     """Each tool's joined text for one run (X007 and X008 both read it)."""
 
 
 def lowered_text(tool: ToolContract, ctx: LintContext | None) -> str:
-    return text_and_words(tool, ctx)[0]
-
-
-def text_and_words(tool: ToolContract, ctx: LintContext | None) -> tuple[str, list[bytes]]:
     """All of `tool_texts` joined and lower-cased, built without pointers; X007 and X008 share it."""
     return ctx.state(_LoweredTexts).get(tool, _joined) if ctx is not None else _joined(tool)
 
 
-def _joined(tool: ToolContract) -> tuple[str, list[bytes]]:
+def text_and_words(tool: ToolContract, ctx: LintContext | None) -> tuple[str, list[bytes]]:
+    """`lowered_text` and its words.  The words are split again for each rule that asks (one C pass),
+    not kept: kept for every tool of the run, they took more memory than the tools' texts."""
+    text = lowered_text(tool, ctx)
+    return text, text_words(text)
+
+
+def _joined(tool: ToolContract) -> str:
     """This runs for every tool of every lint, so it is a flat loop over plain dicts
     (exact class checks, a handful of lookups a node, no generators); `tool_texts`
     with its pointers runs only for the few tools whose text looks suspicious.
@@ -290,7 +293,7 @@ def _joined(tool: ToolContract) -> tuple[str, list[bytes]]:
         if not _RARE_KEYS.isdisjoint(schema):
             _rare(schema, append, push)
     text = "\n".join(out).lower() if not stack else repr((tool.raw, tool.input_schema, tool.output_schema)).lower()
-    return text, text_words(text)
+    return text
 
 
 _RARE_KEYS = frozenset(("title", "$comment", "const", "default", "example", "examples", "patternProperties",
