@@ -9,7 +9,7 @@ import types
 
 import pytest
 
-from toolclause import _dataclass_code
+from toolclause import _dataclass_code, _kept
 
 # every method dataclasses makes for a few of the package's classes, as code: the same with and without
 # the kept code, and the same when it is read back from the file
@@ -51,9 +51,7 @@ def test_classes_made_with_the_kept_code_are_the_classes_dataclasses_makes(tmp_p
 @pytest.fixture
 def kept(tmp_path, monkeypatch):
     path = tmp_path / "__pycache__" / "code"
-    monkeypatch.setattr(_dataclass_code, "CACHE_FILE", path)
-    monkeypatch.setattr(_dataclass_code, "_known", None)
-    monkeypatch.setattr(_dataclass_code, "_added", 0)
+    monkeypatch.setattr(_dataclass_code, "KEPT", _kept.Kept(path))
     monkeypatch.setattr(sys, "dont_write_bytecode", False)
     monkeypatch.setattr(dataclasses, "exec", _dataclass_code._exec, raising=False)
     return path
@@ -74,12 +72,12 @@ def _make(module: str) -> type:
 def test_the_package_s_classes_are_kept_and_others_compile_as_before(kept):
     point = _make("toolclause.probe")
     assert point(1) == point(1, 0) and repr(point(1)) == "Point(x=1, y=0)"
-    assert _dataclass_code._added > 0 and _dataclass_code._known
-    added = _dataclass_code._added
+    assert _dataclass_code.KEPT.added > 0 and _dataclass_code.KEPT.values
+    added = _dataclass_code.KEPT.added
     again = _make("toolclause.probe")  # from what was kept
-    assert _dataclass_code._added == added and hash(again(1)) == hash(point(1))
+    assert _dataclass_code.KEPT.added == added and hash(again(1)) == hash(point(1))
     _make("elsewhere")
-    assert _dataclass_code._added == added  # another package's class: not kept
+    assert _dataclass_code.KEPT.added == added  # another package's class: not kept
     _dataclass_code.save()
     assert kept.is_file()
 
@@ -88,7 +86,8 @@ def test_a_damaged_file_or_entry_is_ignored(kept):
     kept.parent.mkdir()
     kept.write_bytes(b"not a marshal file")
     assert repr(_make("toolclause.probe")(2)) == "Point(x=2, y=0)"
-    _dataclass_code._known = {source: "not code" for source in _dataclass_code._known or {}}
+    values = _dataclass_code.KEPT.values
+    values.update({source: "not code" for source in values})
     assert repr(_make("toolclause.probe")(3)) == "Point(x=3, y=0)"
 
 

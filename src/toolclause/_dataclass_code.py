@@ -28,24 +28,20 @@ from . import _kept
 
 CACHE_FILE = Path(__file__).resolve().parent / "__pycache__" / f"_dataclass_code.{_kept.VERSION_TAG}.code"
 
-_known: dict[str, Any] | None = None  # method source → its compiled code
-_added = 0
+KEPT = _kept.Kept(CACHE_FILE)  # method source → its compiled code
 
 
 def _exec(source: Any, namespace: Any = None, local: Any = None) -> None:
     """`exec` as dataclasses calls it, with the code of the package's own classes compiled once."""
-    global _known, _added
     if not (isinstance(source, str) and isinstance(namespace, dict)
             and str(namespace.get("__name__", "")).startswith("toolclause.")):
         builtins.exec(source, namespace, local)
         return
-    if _known is None:
-        _known = _kept.read(CACHE_FILE)
-    code = _known.get(source)
+    code = KEPT.values.get(source)
     if not isinstance(code, CodeType):  # new, or a damaged entry
         # dont_inherit: compiled as exec compiles dataclasses' source, without this module's __future__ imports
-        code = _known[source] = compile(source, "<string>", "exec", dont_inherit=True)
-        _added += 1
+        code = compile(source, "<string>", "exec", dont_inherit=True)
+        KEPT.add(source, code)
     builtins.exec(code, namespace, local)
 
 
@@ -55,10 +51,7 @@ def install() -> None:
 
 def save() -> None:
     """Write the compiled code when this process compiled new code (and writing bytecode is allowed)."""
-    global _added
-    if _added and _known is not None:
-        _added = 0
-        _kept.write(CACHE_FILE, _known)
+    KEPT.save()
 
 
 atexit.register(save)

@@ -18,6 +18,38 @@ VERSION_TAG = (f"{sys.implementation.cache_tag}.{sys.version_info.micro}{sys.ver
                f"{sys.version_info.serial}")
 
 
+class Kept:
+    """One kept file's values: read on first use, written again by `save` when something was added."""
+
+    __slots__ = ("path", "_values", "added")
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._values: dict[Any, Any] | None = None
+        self.added = 0  # values added since the file was read or written
+
+    @property
+    def values(self) -> dict[Any, Any]:
+        if self._values is None:
+            self._values = read(self.path)
+        return self._values
+
+    def add(self, key: Any, value: Any) -> None:
+        self.values[key] = value
+        self.added += 1
+
+    def forget(self) -> None:
+        """Read the file again on next use, as a new process would."""
+        self._values = None
+
+    def save(self) -> None:
+        """Write the values when this process added some (and writing bytecode is allowed)."""
+        if not self.added or self._values is None or sys.dont_write_bytecode:
+            return
+        self.added = 0
+        write(self.path, self._values)
+
+
 def read(path: Path) -> dict[Any, Any]:
     try:
         loaded = marshal.loads(path.read_bytes())

@@ -48,8 +48,7 @@ _METHODS = ("search", "match", "fullmatch", "finditer", "findall", "sub", "subn"
 CACHE_FILE = Path(__file__).resolve().parent / "__pycache__" / (
     f"_lazy_re.{_kept.VERSION_TAG}.{getattr(_sre, 'MAGIC', 0) if _CODE_OF is not None else 0}.patterns")
 
-_known: dict[tuple[Any, int], tuple] | None = None  # (pattern, flags) → _sre.compile's other arguments
-_added = 0
+KEPT = _kept.Kept(CACHE_FILE)  # (pattern, flags) → _sre.compile's other arguments
 
 
 class LazyPattern:
@@ -100,12 +99,10 @@ def _called_from_module_level() -> bool:
 
 def compiled_pattern(pattern: Any, flags: int) -> _re.Pattern:
     """`re.compile(pattern, flags)`, from the file of compiled patterns when it holds this one."""
-    global _added
     if _CODE_OF is None:  # pragma: no cover - another interpreter
         return _re.compile(pattern, flags)
-    known = _load()
     key = (pattern, flags)
-    arguments = known.get(key)
+    arguments = KEPT.values.get(key)
     if arguments is not None:
         try:
             return _sre.compile(pattern, *arguments)
@@ -119,27 +116,15 @@ def compiled_pattern(pattern: Any, flags: int) -> _re.Pattern:
         for name, index in state.groupdict.items():
             names[index] = name
         code = [int(op) for op in _CODE_OF(parsed, flags)]  # plain ints: the opcodes are an int subclass
-        known[key] = (int(flags | state.flags), code, state.groups - 1, dict(state.groupdict), tuple(names))
-        _added += 1
+        KEPT.add(key, (int(flags | state.flags), code, state.groups - 1, dict(state.groupdict), tuple(names)))
     except Exception:  # noqa: BLE001 - not kept; the pattern itself compiled
         pass
     return compiled
 
 
-def _load() -> dict[tuple[Any, int], tuple]:
-    global _known
-    if _known is None:
-        _known = _kept.read(CACHE_FILE)
-    return _known
-
-
 def save() -> None:
     """Write the compiled patterns when this process compiled new ones (and writing bytecode is allowed)."""
-    global _added
-    if not _added or _known is None or sys.dont_write_bytecode:
-        return
-    _added = 0
-    _kept.write(CACHE_FILE, _known)
+    KEPT.save()
 
 
 atexit.register(save)
