@@ -3,17 +3,18 @@
     .venv/bin/python bench/processes.py [--corpora PATH] [--repeat N] [--no-corpus]
 
 Each row is one command started from scratch (interpreter start-up, imports,
-reading the file, linting, printing), timed by the CPU seconds the child used
-(user + system, from os.wait4, its worker processes included) and its peak
-memory; the median of N runs.  The corpus rows also give elapsed seconds, what
-`--jobs` (all cores) shortens: toolclause runs there with `--jobs 1` and with
-its default, a process per core, every run linting (`--no-cache`), then once
-more unchanged, reading the cache of an earlier run.  The other linters are installed pinned, each
-in its own virtualenv under bench/.venvs, by the bench itself
-(bench/competitors.py).  toolclause is measured as an installation runs: its
-modules byte-compiled and its patterns compiled once beforehand (see
-toolclause._lazy_re), as pip leaves the others.  Prints figures and ratios;
-asserts nothing.
+reading the file, linting, printing), timed by the CPU seconds the child
+used (user + system, from os.wait4, its worker processes included) and its
+peak memory; the median of N runs, the commands of a row taking turns (see
+`measure`). The corpus rows also give elapsed seconds, what `--jobs` (all
+cores) shortens: toolclause runs there with `--jobs 1` and with its default,
+a process per core, every run linting (`--no-cache`), then once more
+unchanged, reading the cache of an earlier run. The other linters are
+installed pinned, each in its own virtualenv under bench/.venvs, by the
+bench itself (bench/competitors.py). toolclause is measured as an
+installation runs: its modules byte-compiled and its patterns compiled once
+beforehand (see toolclause._lazy_re), as pip leaves the others. Prints
+figures and ratios; asserts nothing.
 
 Inputs, written once to a temporary folder as MCP `tools/list` arrays (the one
 shape every linter here reads):
@@ -95,13 +96,27 @@ def run_once(argv: list[str], timeout_s: float) -> Timing:
     return Timing(usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, proc.returncode, wall)
 
 
-def measure(argv: list[str], repeat: int, timeout_s: float) -> Timing | str:
-    try:
-        runs = [run_once(argv, timeout_s) for _ in range(repeat)]
-    except OSError as exc:
-        return f"could not run: {exc}"
-    return Timing(statistics.median(r.cpu_s for r in runs), max(r.peak_mib for r in runs), runs[-1].exit_code,
-                  statistics.median(r.wall_s for r in runs))
+def measure(argvs: dict[str, list[str]], repeat: int, timeout_s: float) -> dict[str, Timing | str]:
+    """Each command `repeat` times, interleaved: a round runs every command once, each round in another order.
+
+    On a shared machine the speed drifts over seconds; run one command's repeats after another's and the
+    drift lands in the ratio.  Interleaved, every command sees the same slow and fast moments.
+    """
+    runs: dict[str, list[Timing]] = {name: [] for name in argvs}
+    failed: dict[str, str] = {}
+    names = list(argvs)
+    for round_ in range(repeat):
+        for name in names[round_ % len(names):] + names[:round_ % len(names)]:
+            if name in failed:
+                continue
+            try:
+                runs[name].append(run_once(argvs[name], timeout_s))
+            except OSError as exc:
+                failed[name] = f"could not run: {exc}"
+    return {name: failed.get(name) or Timing(statistics.median(r.cpu_s for r in runs[name]),
+                                             max(r.peak_mib for r in runs[name]), runs[name][-1].exit_code,
+                                             statistics.median(r.wall_s for r in runs[name]))
+            for name in names}
 
 
 def write_inputs(corpora: Path, folder: Path, with_corpus: bool) -> dict[str, Path]:
@@ -162,11 +177,12 @@ def main() -> None:
             argvs = commands(file, scratch)
             big = file is not None and "corpus" in label
             repeat = max(1, args.repeat // 2) if big else args.repeat
-            theirs = {name: measure(argvs[name], repeat, 600) for name in names}
             variants = [("toolclause --jobs 1", " (--jobs 1)"), ("toolclause", " (all cores)"),
                         ("toolclause, warm cache", " (unchanged: warm cache)")] if big else [("toolclause", "")]
+            timed = measure({name: argvs[name] for name in [v for v, _ in variants] + names}, repeat, 600)
+            theirs = {name: timed[name] for name in names}
             for variant, suffix in variants:
-                ours = measure(argvs[variant], repeat, 600)
+                ours = timed[variant]
                 cells = [label + suffix, _cell(ours, big)]
                 for name in names:
                     cells.append(_cell(theirs[name], big) + _ratios(ours, theirs[name], big))

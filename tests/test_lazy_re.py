@@ -128,3 +128,16 @@ def test_only_module_level_patterns_are_lazy_and_kept_in_the_file(cache_file):
     kept = _lazy_re.KEPT.values
     assert (r"module-(level)", 0) in kept
     assert not any("export_users_csv" in str(pattern) for pattern, _ in kept)
+
+
+def test_the_case_sensitive_twin_of_a_rule_pattern_is_kept_in_the_file(cache_file, monkeypatch):
+    # X008 and X010 search lower-cased ASCII prose with a twin made at run time from a rule's own pattern;
+    # made by re.compile, every process compiled the long list of orders again (several milliseconds)
+    from toolclause.rules.safety import _texts
+    from toolclause.rules.safety.x008_cross_tool_instruction import _ORDERS
+
+    monkeypatch.setattr(_texts, "_twins", {})
+    twin = _texts._twin(_ORDERS)
+    assert twin is not None and not twin.flags & re.IGNORECASE
+    assert (_ORDERS.pattern, int(_ORDERS.flags & ~re.IGNORECASE)) in _lazy_re.KEPT.values
+    same(twin, re.compile(_ORDERS.pattern, _ORDERS.flags & ~re.IGNORECASE))

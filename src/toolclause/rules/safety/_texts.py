@@ -153,7 +153,9 @@ def _twin(pattern: re.Pattern[str]) -> re.Pattern[str] | None:
         source = pattern.pattern
         lower_case = (pattern.flags & re.IGNORECASE and "\\\\" not in source  # (an escaped backslash: not read)
                       and not _UPPER_LITERAL.search(source))
-        _twins[key] = re.compile(pattern.pattern, pattern.flags & ~re.IGNORECASE) if lower_case else None
+        # kept with the module patterns (see toolclause._lazy_re): a twin is made from a rule's own
+        # pattern, never from linted text, so there are as many as there are such patterns
+        _twins[key] = re.compiled_pattern(source, int(pattern.flags & ~re.IGNORECASE)) if lower_case else None
     return _twins[key]
 
 
