@@ -15,6 +15,7 @@ from typing import Any
 
 from ... import _lazy_re as re
 from ...model import ToolContract, escape_token
+from .._literals import needed_literals
 from ..base import IdentityMemo, LintContext
 from ._poisoning import text_words
 
@@ -127,9 +128,18 @@ def find_in_prose(tool: ToolContract, ctx: LintContext | None,
     over the plain texts joined; texts are looked at one by one, and a `Text` built, only then.
     """
     lowered, joined = ctx.state(_Prose).get(tool, _joined_prose) if ctx is not None else _joined_prose(tool)
-    twin = _twin(pattern) if lowered else None
-    if (twin or pattern).search(joined) is None:
-        return None
+    fast = _twin_and_needs(pattern) if lowered else None
+    if fast is None:
+        if pattern.search(joined) is None:
+            return None
+    else:
+        twin, needs = fast
+        # a word the twin cannot match without (see rules._literals): a few C substring searches
+        # rule out nearly every tool before the long pattern runs
+        if needs is not None and not any(word in joined for word in needs):
+            return None
+        if twin.search(joined) is None:
+            return None
     for index, text in prose_texts(tool):
         found = pattern.search(text)
         if found is not None:
@@ -137,12 +147,18 @@ def find_in_prose(tool: ToolContract, ctx: LintContext | None,
     return None
 
 
-_twins: dict[tuple[str, int], re.Pattern[str] | None] = {}
+_twins: dict[tuple[str, int], tuple[re.Pattern[str], frozenset[str] | None] | None] = {}
 _UPPER_LITERAL = re.compile(r"(?<!\\)[A-Z]")  # an upper-case letter that is not an escape (\S, \W, \b …)
 
 
 def _twin(pattern: re.Pattern[str]) -> re.Pattern[str] | None:
-    """The case-sensitive twin of a case-insensitive pattern written in lower case, or None.
+    found = _twin_and_needs(pattern)
+    return None if found is None else found[0]
+
+
+def _twin_and_needs(pattern: re.Pattern[str]) -> tuple[re.Pattern[str], frozenset[str] | None] | None:
+    """The case-sensitive twin of a case-insensitive pattern written in lower case, and the literals
+    one of which its every match holds (None if there is no such set: see rules._literals); or None.
 
     On ASCII text, such a pattern finds a match exactly where its twin finds one in the text
     lower-cased (re.IGNORECASE relates ASCII letters only to their own other case, or to non-ASCII
@@ -155,7 +171,11 @@ def _twin(pattern: re.Pattern[str]) -> re.Pattern[str] | None:
                       and not _UPPER_LITERAL.search(source))
         # kept with the module patterns (see toolclause._lazy_re): a twin is made from a rule's own
         # pattern, never from linted text, so there are as many as there are such patterns
-        _twins[key] = re.compiled_pattern(source, int(pattern.flags & ~re.IGNORECASE)) if lower_case else None
+        if lower_case:
+            flags = int(pattern.flags & ~re.IGNORECASE)
+            _twins[key] = (re.compiled_pattern(source, flags), needed_literals(source, flags))
+        else:
+            _twins[key] = None
     return _twins[key]
 
 
