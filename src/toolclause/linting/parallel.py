@@ -28,6 +28,7 @@ from .engine import _lint_contracts, _with_declared_targets, context_for, lint_c
 
 TASKS_PER_PROCESS = 4  # ranges per process: a process that drew quick tools takes another range
 
+# every field of a finding but its contract, which is the last (the parent puts its own tool there)
 _FIELDS = tuple(f.name for f in fields(Diagnostic) if f.name != "contract")
 
 # what the workers lint: set by the parent just before it forks them
@@ -52,10 +53,12 @@ def lint_in_processes(tools: Sequence[ToolContract], config: LintConfig, jobs: i
         _work = None
     diagnostics: list[Diagnostic] = []
     append = diagnostics.append
-    for (start, _), part in zip(bounds, found, strict=True):
-        for index, values in part:
-            append(Diagnostic(**dict(zip(_FIELDS, values, strict=True)),
-                              contract=tools[start + index] if index >= 0 else None))
+    with gc_paused():  # tens of thousands of findings, acyclic: see toolclause._gc
+        for (start, _), part in zip(bounds, found, strict=True):
+            for index, values in part:
+                # positional, the fields in their declared order and the contract last: a dict and
+                # keyword arguments a finding made rebuilding them cost more than unpickling them
+                append(Diagnostic(*values, tools[start + index] if index >= 0 else None))
     diagnostics += listed
     return _with_declared_targets(diagnostics, tools, config)
 
