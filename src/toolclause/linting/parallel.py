@@ -15,9 +15,9 @@ cannot be forked, that is what runs.
 from __future__ import annotations
 
 import multiprocessing
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import fields
-from typing import Any
+from typing import Any, cast
 
 from .._gc import gc_paused
 from ..model import Diagnostic, ToolContract
@@ -53,12 +53,13 @@ def lint_in_processes(tools: Sequence[ToolContract], config: LintConfig, jobs: i
         _work = None
     diagnostics: list[Diagnostic] = []
     append = diagnostics.append
+    rebuild = cast("Callable[..., Diagnostic]", Diagnostic)  # the values are every field but the last
     with gc_paused():  # tens of thousands of findings, acyclic: see toolclause._gc
         for (start, _), part in zip(bounds, found, strict=True):
             for index, values in part:
-                # positional, the fields in their declared order and the contract last: a dict and
+                # positional, the fields in their declared order (the contract is the last): a dict and
                 # keyword arguments a finding made rebuilding them cost more than unpickling them
-                append(Diagnostic(*values, tools[start + index] if index >= 0 else None))
+                append(rebuild(*values, tools[start + index] if index >= 0 else None))
     diagnostics += listed
     return _with_declared_targets(diagnostics, tools, config)
 
