@@ -259,3 +259,15 @@ def test_text_never_passes_terminal_escapes_through():
     out = REPORTERS["text"](make_run(report=LintReport(diagnostics=[nasty], tools=1, files=1)))
     assert "\x1b" not in out and "\x07" not in out
     assert "evil \\x1b[2J text\\nsecond line" in out
+
+
+@pytest.mark.parametrize("separators", [(", ", ": "), (",", ":")])
+def test_the_report_encoder_writes_what_json_writes(separators):
+    from toolclause.report.base import value_encoder
+
+    encode = value_encoder(separators)
+    reference = json.JSONEncoder(ensure_ascii=False, separators=separators).encode
+    values = ["\x00toolclause\x00", "é \u2028 \"quoted\" \\ \n\t", 3, 2.5, 1e300, float("inf"), float("nan"), None,
+              True, [], {}, {"a": [1, {"b": "ü", "c": [None, False]}], "d": -0.0}, [[[["deep"]]]]]
+    for value in values:
+        assert encode(value) == reference(value)

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import os
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import PurePath
 from typing import TYPE_CHECKING
@@ -60,6 +61,22 @@ class LintRun:
             if not relative.startswith(".."):
                 file = relative
         return PurePath(os.path.normpath(file)).as_posix()
+
+
+def value_encoder(separators: tuple[str, str] = (", ", ": ")) -> Callable[[object], str]:
+    """`json.JSONEncoder(ensure_ascii=False, separators=…).encode` for the acyclic values of a report, a
+    finding at a time: json's C encoder made once and called directly.  `encode` builds a new one and
+    goes through two Python functions for every value, half the cost of writing a small finding."""
+    encoder = json.JSONEncoder(ensure_ascii=False, separators=separators)
+    make = getattr(json.encoder, "c_make_encoder", None)
+    if make is None:  # pragma: no cover - an interpreter without json's C accelerator
+        return encoder.encode
+    item_separator, key_separator = separators
+    # markers None: no check for cycles (a report's values have none); indent None: one line
+    encode_one = make(None, encoder.default, json.encoder.encode_basestring, None, key_separator, item_separator,
+                      False, False, True)
+    join = "".join
+    return lambda value: join(encode_one(value, 0))
 
 
 def statistics_lines(diagnostics: Iterable[Diagnostic]) -> list[str]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator
 
-from .base import LintRun
+from .base import LintRun, value_encoder
 
 
 def chunks(run: LintRun) -> Iterator[str]:
@@ -24,8 +24,7 @@ def chunks(run: LintRun) -> Iterator[str]:
 
 
 def _items(items: Iterable[dict], indent: str) -> Iterator[str]:
-    # json.dumps(item, ensure_ascii=False) would build a new encoder for every finding
-    dumps = json.JSONEncoder(ensure_ascii=False).encode
+    dumps = value_encoder()  # json.dumps(item, ensure_ascii=False) would build an encoder for every finding
     first = True
     for item in items:
         yield ("[\n" if first else ",\n") + indent + "  " + dumps(item)

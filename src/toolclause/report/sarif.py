@@ -14,7 +14,6 @@ inserted above it.
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -26,7 +25,7 @@ from ..model import Diagnostic, Severity
 from ..rules import ALL_RULES
 from ..rules.base import Rule
 from ..rules.docs import REFERENCES, REPOSITORY, documentation_url, parse_doc, references
-from .base import LintRun, first_sentence
+from .base import LintRun, first_sentence, value_encoder
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 INFORMATION_URI = REPOSITORY
@@ -166,7 +165,7 @@ def _log(run: LintRun, rules: list[dict[str, Any]], results: Any = None) -> dict
 
 
 # compact: SARIF is read by machines, and json's C encoder only runs without indent
-_encode = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+_encode = value_encoder((",", ":"))
 _RESULTS_HERE = "\x00toolclause: the results\x00"  # written as \u0000…\u0000: no path or message holds it
 
 
