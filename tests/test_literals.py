@@ -36,6 +36,7 @@ def test_literals_a_pattern_needs(pattern, expected):
     (r"[ab]c?", 0),
     (r"abc", re.IGNORECASE),  # "ABC" matches too
     (r"(?i:abc)", 0),
+    (r"(?i)abc", 0),
     (r"abc", re.VERBOSE),
     (r"(", 0),  # unreadable: searched as it is
 ])

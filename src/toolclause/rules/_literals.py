@@ -33,6 +33,8 @@ def needed_literals(pattern: str, flags: int = 0) -> frozenset[str] | None:
         parsed = _parser.parse(pattern, flags)
     except Exception:  # noqa: BLE001 - an unreadable pattern: searched as it is
         return None
+    if parsed.state.flags & re.IGNORECASE:  # an inline (?i) at the start
+        return None
     return _sequence(list(parsed))
 
 
