@@ -72,9 +72,12 @@ def value_encoder(separators: tuple[str, str] = (", ", ": ")) -> Callable[[objec
     if make is None:  # pragma: no cover - an interpreter without json's C accelerator
         return encoder.encode
     item_separator, key_separator = separators
-    # markers None: no check for cycles (a report's values have none); indent None: one line
-    encode_one = make(None, encoder.default, json.encoder.encode_basestring, None, key_separator, item_separator,
-                      False, False, True)
+    try:  # the arguments JSONEncoder.iterencode passes; markers None: no check for cycles (a report's
+        # values have none); indent None: one line
+        encode_one = make(None, encoder.default, json.encoder.encode_basestring, None, key_separator,
+                          item_separator, False, False, True)
+    except TypeError:  # pragma: no cover - a json module whose accelerator takes other arguments
+        return encoder.encode
     join = "".join
     return lambda value: join(encode_one(value, 0))
 
