@@ -219,11 +219,29 @@ def _lint_contracts(tools: Sequence[ToolContract], config: LintConfig | None,
     rules_for = dispatch.rules_for
     walk_nodes = bool(dispatch.node_rules)
     tool_rules = plan.tool_rules
-    # one placer per tool, kept for the list rules, which report on the same tools
-    placers: dict[int, ToolPlacer] = {}
+    # The list rules run first, as in worker processes (see linting.parallel), and their findings are
+    # put after the tools' own: so once a tool's own rules are done nothing asks about it again, and
+    # what the run's memos keep of it (its texts, its analysis) is let go then, not at the end.
+    placers: dict[int, ToolPlacer] = {}  # made for the list rules' findings, used again for the tool's own
+    listed: list[Diagnostic] = []
+    if dispatch.list_rules and part != "tools":
+        for members in tool_sets(tools, config.toolset):
+            for rule in dispatch.list_rules:
+                try:
+                    for tool, finding in rule.check_tools(members, ctx):
+                        if rule.code not in suppressed_for(tool):
+                            placer = placers.get(id(tool)) or placers.setdefault(id(tool), ToolPlacer(tool))
+                            listed.append(_to_diagnostic(rule, severity[rule.code], placer, finding))
+                except Exception as exc:  # reported on the list's first tool
+                    first = members[0]
+                    listed.append(_rule_failed(rule, placers.get(id(first)) or ToolPlacer(first), exc))
+    forget, done = ctx.forget, None
     for tool in tools if part != "lists" else ():
+        if done is not None:
+            forget(done)  # the last tool's own rules are done (the loop below may `continue`)
+        done = tool
         suppressed = suppressed_for(tool)
-        placer = placers[id(tool)] = ToolPlacer(tool)
+        placer = placers.pop(id(tool)) if placers and id(tool) in placers else ToolPlacer(tool)
         for rule, check, level in tool_rules:
             if rule.code not in suppressed:
                 try:
@@ -254,17 +272,9 @@ def _lint_contracts(tools: Sequence[ToolContract], config: LintConfig | None,
                         for finding in depth_check(too_deep[0], tool, ctx):
                             append(_to_diagnostic(depth_rule, depth_level, placer, finding))
 
-    if dispatch.list_rules and part != "tools":
-        for members in tool_sets(tools, config.toolset):
-            for rule in dispatch.list_rules:
-                try:
-                    for tool, finding in rule.check_tools(members, ctx):
-                        if rule.code not in suppressed_for(tool):
-                            placer = placers.get(id(tool)) or ToolPlacer(tool)
-                            diagnostics.append(_to_diagnostic(rule, severity[rule.code], placer, finding))
-                except Exception as exc:  # reported on the list's first tool
-                    first = members[0]
-                    diagnostics.append(_rule_failed(rule, placers.get(id(first)) or ToolPlacer(first), exc))
+    if done is not None:
+        forget(done)
+    diagnostics += listed
     return _with_declared_targets(diagnostics, tools, config) if part == "all" else diagnostics
 
 

@@ -89,6 +89,13 @@ class LintContext:
     def budget(self, key: str, default: Any) -> Any:
         return self.budgets.get(key, default)
 
+    def forget(self, obj: object) -> None:
+        """Drop what this run's memos keep of `obj` (a tool whose rules are all done): a later ask
+        computes it again, so only memory changes."""
+        for state in self._states.values():
+            if isinstance(state, IdentityMemo):
+                state.forget(obj)
+
 
 class IdentityMemo(Generic[K, V]):
     """Values computed from objects, kept by the object's identity (for one run, through `ctx.state`).
@@ -108,6 +115,11 @@ class IdentityMemo(Generic[K, V]):
         value = build(obj)
         self._entries[id(obj)] = (obj, value)
         return value
+
+    def forget(self, obj: K) -> None:
+        entry = self._entries.get(id(obj))
+        if entry is not None and entry[0] is obj:
+            del self._entries[id(obj)]
 
 
 class Rule:
