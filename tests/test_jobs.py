@@ -60,3 +60,23 @@ def test_a_corpus_sample_is_reported_the_same_in_processes(tmp_path, monkeypatch
     alone = lint(str(sample), "--format", "json", "--jobs", "1")
     assert json.loads(alone[1])["diagnostics"]
     assert lint(str(sample), "--format", "json", "--jobs", "2") == alone
+
+
+def test_a_finding_crosses_between_processes_whole():
+    from dataclasses import fields
+
+    from toolclause.linting.parallel import from_plain, to_plain
+    from toolclause.model import Diagnostic, Edit, Fix, Severity, ToolContract
+
+    # a new field must be carried too: this list changes with the dataclass, and to_plain with it
+    assert [f.name for f in fields(Diagnostic)] == ["code", "name", "severity", "message", "tool", "file", "pointer",
+                                                    "line", "column", "fix", "contract"]
+    contract = ToolContract(name="t")
+    edits = (Edit("set", "/inputSchema/properties/a/enum", ["x", {"y": [1, None]}]), Edit("remove", "/b"))
+    for found in (Diagnostic("S002", "unknown-type", Severity.ERROR, "m", "t", "f.json", "/inputSchema", 3, 7,
+                             Fix("add enum", True, edits), contract),
+                  Diagnostic("D001", "missing-description", Severity.INFO, "m"),
+                  Diagnostic("N004", "n", Severity.WARNING, "m", fix=Fix("advice only"))):
+        back = from_plain(to_plain(found), found.contract)
+        assert back == found and back.contract is found.contract and type(back.severity) is Severity
+        assert back.fix is None or back.fix.edits == found.fix.edits
