@@ -52,9 +52,11 @@ def lint_in_processes(tools: Sequence[ToolContract], config: LintConfig, jobs: i
     diagnostics: list[Diagnostic] = []
     append = diagnostics.append
     with gc_paused():  # tens of thousands of findings, acyclic: see toolclause._gc
-        for (start, _), part in zip(bounds, found, strict=True):
+        for number, (start, _) in enumerate(bounds):
+            part, found[number] = found[number], []  # each range's plain values go once it is rebuilt
             for index, values in part:
                 append(from_plain(values, tools[start + index] if index >= 0 else None))
+            del part
     diagnostics += listed
     return _with_declared_targets(diagnostics, tools, config)
 
