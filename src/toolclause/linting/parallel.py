@@ -27,8 +27,6 @@ from .engine import _lint_contracts, _with_declared_targets, context_for, lint_c
 
 TASKS_PER_PROCESS = 4  # ranges per process: a process that drew quick tools takes another range
 
-
-
 # what the workers lint: set by the parent just before it forks them
 _work: tuple[Sequence[ToolContract], LintConfig, LintContext] | None = None
 
