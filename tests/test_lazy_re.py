@@ -137,7 +137,9 @@ def test_the_case_sensitive_twin_of_a_rule_pattern_is_kept_in_the_file(cache_fil
     from toolclause.rules.safety.x008_cross_tool_instruction import _ORDERS
 
     monkeypatch.setattr(_texts, "_twins", {})
-    twin = _texts._twin(_ORDERS)
-    assert twin is not None and not twin.flags & re.IGNORECASE
+    found = _texts._twin_and_needs(_ORDERS)
+    assert found is not None
+    twin = found[0]
+    assert not twin.flags & re.IGNORECASE
     assert (_ORDERS.pattern, int(_ORDERS.flags & ~re.IGNORECASE)) in _lazy_re.KEPT.values
     same(twin, re.compile(_ORDERS.pattern, _ORDERS.flags & ~re.IGNORECASE))

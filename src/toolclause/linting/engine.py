@@ -230,7 +230,9 @@ def _lint_contracts(tools: Sequence[ToolContract], config: LintConfig | None,
                 try:
                     for tool, finding in rule.check_tools(members, ctx):
                         if rule.code not in suppressed_for(tool):
-                            placer = placers.get(id(tool)) or placers.setdefault(id(tool), ToolPlacer(tool))
+                            placer = placers.get(id(tool))
+                            if placer is None:
+                                placer = placers[id(tool)] = ToolPlacer(tool)
                             listed.append(_to_diagnostic(rule, severity[rule.code], placer, finding))
                 except Exception as exc:  # reported on the list's first tool
                     first = members[0]

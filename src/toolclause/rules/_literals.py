@@ -16,7 +16,6 @@ import re
 from typing import Any
 
 try:  # the interpreter's own regex parser; without it no pattern is read, and every search runs
-    from re import _constants as _c
     from re import _parser
 except ImportError:  # pragma: no cover - another interpreter
     _parser = None
@@ -48,13 +47,14 @@ def _sequence(items: list[tuple[Any, Any]]) -> frozenset[str] | None:
     choices: list[frozenset[str]] = []
     run: list[str] = []
     for op, argument in items:
-        if op is _c.LITERAL:
+        name = str(op)  # the parser's opcodes print as their names
+        if name == "LITERAL":
             run.append(chr(argument))
             continue
         if run:
             choices.append(frozenset({"".join(run)}))
             run = []
-        needs = _item(str(op), argument)
+        needs = _item(name, argument)
         if needs:
             choices.append(needs)
     if run:

@@ -114,7 +114,7 @@ def _values(value: Any, pointer: str, where: str, depth: int) -> Iterator[Text]:
 class _Prose(IdentityMemo[ToolContract, tuple[bool, str]]):
     """Each tool's prose texts joined, for one run (X008 and X010 both search them): (lower-cased, text).
 
-    ASCII text is kept lower-cased, for the patterns' case-sensitive twins (see `_twin`).
+    ASCII text is kept lower-cased, for the patterns' case-sensitive twins (see `_twin_and_needs`).
     """
 
 
@@ -129,17 +129,14 @@ def find_in_prose(tool: ToolContract, ctx: LintContext | None,
     """
     lowered, joined = ctx.state(_Prose).get(tool, _joined_prose) if ctx is not None else _joined_prose(tool)
     fast = _twin_and_needs(pattern) if lowered else None
-    if fast is None:
-        if pattern.search(joined) is None:
-            return None
-    else:
+    if fast is not None:
         twin, needs = fast
         # a word the twin cannot match without (see rules._literals): a few C substring searches
         # rule out nearly every tool before the long pattern runs
         if needs is not None and not any(word in joined for word in needs):
             return None
-        if twin.search(joined) is None:
-            return None
+    if (pattern if fast is None else twin).search(joined) is None:
+        return None
     for index, text in prose_texts(tool):
         found = pattern.search(text)
         if found is not None:
@@ -149,11 +146,6 @@ def find_in_prose(tool: ToolContract, ctx: LintContext | None,
 
 _twins: dict[tuple[str, int], tuple[re.Pattern[str], frozenset[str] | None] | None] = {}
 _UPPER_LITERAL = re.compile(r"(?<!\\)[A-Z]")  # an upper-case letter that is not an escape (\S, \W, \b …)
-
-
-def _twin(pattern: re.Pattern[str]) -> re.Pattern[str] | None:
-    found = _twin_and_needs(pattern)
-    return None if found is None else found[0]
 
 
 def _twin_and_needs(pattern: re.Pattern[str]) -> tuple[re.Pattern[str], frozenset[str] | None] | None:
