@@ -106,6 +106,10 @@ class _Dispatch:
                 and not (r.overrides("skips") and r.skips(keys, declared, kind, role))]
 
 
+_Unplaced = tuple[Rule, Severity, ToolPlacer, Finding]
+"""A list rule's finding waiting for its tool's turn to be placed: `_to_diagnostic`'s arguments."""
+
+
 def _severity(rule: Rule, config: LintConfig) -> Severity:
     return config.severity.get(rule.code, rule.severity)
 
@@ -222,8 +226,11 @@ def _lint_contracts(tools: Sequence[ToolContract], config: LintConfig | None,
     # The list rules run first, as in worker processes (see linting.parallel), and their findings are
     # put after the tools' own: so once a tool's own rules are done nothing asks about it again, and
     # what the run's memos keep of it (its texts, its analysis) is let go then, not at the end.
+    # A list finding is placed when its tool's turn comes, not as the list rules make it: placing reads
+    # the tool's text, and a large file keeps only the last few tools' indexes (see loading.positions).
     placers: dict[int, ToolPlacer] = {}  # made for the list rules' findings, used again for the tool's own
-    listed: list[Diagnostic] = []
+    listed: list[Diagnostic | _Unplaced] = []
+    unplaced: dict[int, list[int]] = {}  # id(tool) → indexes in `listed` of its findings not placed yet
     if dispatch.list_rules and part != "tools":
         for members in tool_sets(tools, config.toolset):
             for rule in dispatch.list_rules:
@@ -233,7 +240,8 @@ def _lint_contracts(tools: Sequence[ToolContract], config: LintConfig | None,
                             placer = placers.get(id(tool))
                             if placer is None:
                                 placer = placers[id(tool)] = ToolPlacer(tool)
-                            listed.append(_to_diagnostic(rule, severity[rule.code], placer, finding))
+                            unplaced.setdefault(id(tool), []).append(len(listed))
+                            listed.append((rule, severity[rule.code], placer, finding))
                 except Exception as exc:  # reported on the list's first tool
                     first = members[0]
                     listed.append(_rule_failed(rule, placers.get(id(first)) or ToolPlacer(first), exc))
@@ -244,6 +252,8 @@ def _lint_contracts(tools: Sequence[ToolContract], config: LintConfig | None,
         done = tool
         suppressed = suppressed_for(tool)
         placer = placers.pop(id(tool)) if placers and id(tool) in placers else ToolPlacer(tool)
+        for at in unplaced.pop(id(tool), ()) if unplaced else ():
+            listed[at] = _to_diagnostic(*listed[at])  # type: ignore[misc]  # an _Unplaced, see above
         for rule, check, level in tool_rules:
             if rule.code not in suppressed:
                 try:
@@ -276,7 +286,7 @@ def _lint_contracts(tools: Sequence[ToolContract], config: LintConfig | None,
 
     if done is not None:
         forget(done)
-    diagnostics += listed
+    diagnostics += [_to_diagnostic(*d) if isinstance(d, tuple) else d for d in listed]
     return _with_declared_targets(diagnostics, tools, config) if part == "all" else diagnostics
 
 
