@@ -43,6 +43,26 @@ def test_version_and_help_import_only_the_command_line():
                      "stores", "workflow", "mcp", "web") == set(), argv
 
 
+
+def test_the_executable_answers_version_as_the_command_line_does_without_loading_it():
+    from click.testing import CliRunner
+
+    from toolclause.cli.main import cli
+
+    probe = "import json, sys; from toolclause.__main__ import console; console(); print(json.dumps([*sys.modules]))"
+    done = subprocess.run([sys.executable, "-c", probe, "--version"], capture_output=True, text=True, timeout=60)
+    answer, modules = done.stdout.splitlines()
+    expected = f"toolclause, version {toolclause.__version__}\n"
+    assert answer + "\n" == CliRunner().invoke(cli, ["--version"]).output == expected
+    # the package root and its version: not click, the command line, or typing
+    assert {m for m in json.loads(modules) if m.split(".")[0] in ("toolclause", "click", "typing")} == {
+        "toolclause", "toolclause.__main__", "toolclause._provided", "toolclause._version"}
+    # any other arguments go to the command line
+    done = subprocess.run([sys.executable, "-m", "toolclause", "--version", "--help"], capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 0 and done.stdout.startswith("toolclause, version")
+
+
 def test_a_lint_run_imports_one_reporter_and_no_exporter_diff_runtime_or_mcp_client():
     modules = imported_by("lint", str(EXAMPLES / "mcp"), "--format", "json", "--fail-on", "never", "-o", "/dev/null")
     assert "toolclause.linting.engine" in modules  # it did lint

@@ -9,13 +9,17 @@ loads the runtime, the exporters or the diff classifier.  Type checkers read
 the same names from the imports under TYPE_CHECKING.
 """
 
+from __future__ import annotations
+
 import importlib
-import typing
 
 from . import _provided
 from ._version import __version__
 
-if typing.TYPE_CHECKING:
+TYPE_CHECKING = False  # what typing.TYPE_CHECKING says, without importing typing (see __main__.py)
+if TYPE_CHECKING:
+    from typing import Any
+
     from ._api import diff, lint
     from .diffing import DiffReport
     from .exporting import ExportResult, Loss, export
@@ -41,7 +45,7 @@ __all__ = ["Diagnostic", "DiffReport", "ExportResult", "LintConfig", "LintReport
            "load", "route"]
 
 
-def __getattr__(name: str) -> typing.Any:
+def __getattr__(name: str) -> Any:
     home = _HOMES.get(name)
     if home is None:
         raise AttributeError(f"module 'toolclause' has no attribute {name!r}")
@@ -50,7 +54,7 @@ def __getattr__(name: str) -> typing.Any:
     return value
 
 
-def _mcp_server(box: typing.Any, **options: typing.Any) -> typing.Any:
+def _mcp_server(box: Any, **options: Any) -> Any:
     from .mcp.serving import build_server  # the SDK is imported by the first server built
 
     return build_server(box, **options)

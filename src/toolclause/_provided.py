@@ -8,8 +8,10 @@ only when it is first called.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+TYPE_CHECKING = False  # what typing.TYPE_CHECKING says, without importing typing (see __main__.py)
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
 
 _PROVIDERS: dict[str, Callable[..., Any]] = {}
 
