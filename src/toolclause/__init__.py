@@ -9,17 +9,14 @@ loads the runtime, the exporters or the diff classifier.  Type checkers read
 the same names from the imports under TYPE_CHECKING.
 """
 
-from __future__ import annotations
-
 import importlib
 
 from . import _provided
 from ._version import __version__
 
-TYPE_CHECKING = False  # what typing.TYPE_CHECKING says, without importing typing (see __main__.py)
-if TYPE_CHECKING:
-    from typing import Any
-
+# typing.TYPE_CHECKING without importing typing, which `toolclause --version` does not need (see __main__.py)
+_TYPE_CHECKING = False
+if _TYPE_CHECKING:
     from ._api import diff, lint
     from .diffing import DiffReport
     from .exporting import ExportResult, Loss, export
@@ -29,6 +26,8 @@ if TYPE_CHECKING:
     from .model import Diagnostic, Severity, ToolContract
     from .routing import route
     from .runtime import Result, Toolbox, ToolError, ToolRegistrationError
+if _TYPE_CHECKING:
+    from typing import Any
 
 # each public name → the module it is imported from (keep in step with the imports above)
 _HOMES: dict[str, str] = {
@@ -45,7 +44,7 @@ __all__ = ["Diagnostic", "DiffReport", "ExportResult", "LintConfig", "LintReport
            "load", "route"]
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> "Any":
     home = _HOMES.get(name)
     if home is None:
         raise AttributeError(f"module 'toolclause' has no attribute {name!r}")
@@ -54,7 +53,7 @@ def __getattr__(name: str) -> Any:
     return value
 
 
-def _mcp_server(box: Any, **options: Any) -> Any:
+def _mcp_server(box: "Any", **options: "Any") -> "Any":
     from .mcp.serving import build_server  # the SDK is imported by the first server built
 
     return build_server(box, **options)

@@ -8,8 +8,8 @@ only when it is first called.
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # what typing.TYPE_CHECKING says, without importing typing (see __main__.py)
-if TYPE_CHECKING:
+_TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing, as the package root does
+if _TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
