@@ -43,7 +43,6 @@ def test_version_and_help_import_only_the_command_line():
                      "stores", "workflow", "mcp", "web") == set(), argv
 
 
-
 def test_the_executable_answers_version_as_the_command_line_does_without_loading_it():
     from click.testing import CliRunner
 

@@ -2,7 +2,7 @@
 
 Hooks, editors and CI scripts run `toolclause --version` to see what is installed.  Answered
 here, it costs the interpreter's start-up and the package root, not click and the command
-line (which would be a third of its time).  Everything else is `toolclause.cli.main.console`.
+line (which were nearly three quarters of its time).  Everything else is `toolclause.cli.main.console`.
 """
 
 import sys
