@@ -185,3 +185,39 @@ def test_a_cached_plan_keeps_no_linted_tool_alive():
     del found  # …and hold it only as long as they live
     after = sys.getrefcount(tools[0])  # outside the assert: pytest's rewriting would hold one more
     assert after == before
+
+
+class _SplitListRule(Rule):
+    """A list rule in two parts: the survey counts names, each member is judged alone."""
+
+    code, name, severity = "S997", "split-list", Severity.WARNING
+
+    def survey_tools(self, tools, ctx):
+        if any(t.name == "boom" for t in tools):
+            raise ValueError("cannot survey")
+        return [t.name for t in tools]
+
+    def check_member(self, tool, names, ctx):
+        if tool.name == "explode":
+            raise KeyError("one member")
+        if names.count(tool.name) > 1:
+            yield Finding("/name", f"{tool.name} is listed {names.count(tool.name)} times")
+
+
+def test_a_split_list_rule_is_judged_in_each_tools_turn_and_its_whole_list_form_agrees(monkeypatch):
+    doc = [{"name": n, "inputSchema": {"type": "object"}} for n in ("a", "b", "a", "explode")]
+    diags = _run(monkeypatch, (_SplitListRule,), doc)
+    assert [(d.pointer, d.message[:40]) for d in diags] == [
+        ("/0/name", "a is listed 2 times"), ("/2/name", "a is listed 2 times"),
+        ("/3", "rule S997 could not check this tool (Key")]  # the failing member alone, on its own tool
+    tools, _ = contracts_from_document(doc[:3], "f.json")
+    composed = list(_SplitListRule().check_tools(tools, engine.context_for(LintConfig())))
+    assert [(t.name, f.message) for t, f in composed] == [("a", "a is listed 2 times")] * 2
+
+
+def test_a_survey_that_fails_is_reported_on_its_lists_first_tool_and_the_rest_still_runs(monkeypatch):
+    doc = [{"name": n, "inputSchema": {"type": "object"}} for n in ("first", "boom")]
+    diags = _run(monkeypatch, (_SplitListRule, _TargetRule), doc, targets=frozenset({"gemini"}))
+    assert [(d.code, d.tool) for d in diags if d.code == "S997"] == [("S997", "first")]
+    assert "could not check" in next(d.message for d in diags if d.code == "S997")
+    assert [d.tool for d in diags if d.code == "P999"] == ["first", "boom"]

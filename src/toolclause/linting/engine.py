@@ -56,7 +56,9 @@ class _Dispatch:
     def __init__(self, rules: Sequence[Rule], severity: dict[str, Severity]) -> None:
         self.severity = severity
         self.tool_rules = [r for r in rules if r.overrides("check_tool")]
-        self.list_rules = [r for r in rules if r.overrides("check_tools")]
+        # list rules split in two (survey_tools, check_member) are judged tool by tool with the tools' own rules
+        self.member_rules = [r for r in rules if r.overrides("check_member")]
+        self.list_rules = [r for r in rules if r.overrides("check_tools") and not r.overrides("check_member")]
         self.by_keyword: dict[str, list[Rule]] = defaultdict(list)
         self.by_kind: dict[object, list[Rule]] = defaultdict(list)
         self.every_node: list[Rule] = []
@@ -196,10 +198,41 @@ def context_for(config: LintConfig) -> LintContext:
     return LintContext(targets=config.targets, options=config.rule_options, budgets=config.budgets)
 
 
+_Member = tuple[Rule, Any, Severity, Any]
+"""A split list rule in a tool's turn: the rule, its bound check_member, severity, the survey of the tool's list."""
+
+
+@dataclass
+class Surveys:
+    """What the split list rules learnt of each tool list (see `Rule.survey_tools`), found before any tool's turn."""
+
+    by_tool: dict[int, list[_Member]] = field(default_factory=dict)  # id(tool) → its list's surveys (one list a set)
+    failed: list[Diagnostic] = field(default_factory=list)  # a survey that raised, reported on its list's first tool
+
+
+def survey_lists(tools: Sequence[ToolContract], config: LintConfig, ctx: LintContext) -> Surveys:
+    """Every tool set's surveys, for `_lint_contracts(..., surveys=…)` over these tools or any range of them."""
+    plan = _plan_for(config)
+    found = Surveys()
+    if not plan.dispatch.member_rules:
+        return found
+    for members in tool_sets(tools, config.toolset):
+        surveyed: list[_Member] = []
+        for rule in plan.dispatch.member_rules:
+            try:
+                surveyed.append((rule, rule.check_member, plan.severity[rule.code], rule.survey_tools(members, ctx)))
+            except Exception as exc:  # the rule is left out of this list
+                found.failed.append(_rule_failed(rule, ToolPlacer(members[0]), exc))
+        for tool in members:
+            found.by_tool[id(tool)] = surveyed
+    return found
+
+
 def _lint_contracts(tools: Sequence[ToolContract], config: LintConfig | None,
-                    ctx: LintContext | None, part: str = "all") -> list[Diagnostic]:
-    """part: "all"; or "tools" (each tool's own rules) and "lists" (the list rules), whose findings one
-    after the other, through `_with_declared_targets`, are "all"'s (see toolclause.linting.parallel)."""
+                    ctx: LintContext | None, part: str = "all", surveys: Surveys | None = None) -> list[Diagnostic]:
+    """part: "all"; or "tools" (each tool's own rules and the split list rules, given `surveys` of the whole run)
+    and "lists" (the other list rules), whose findings one after the other, through `_with_declared_targets`,
+    are "all"'s (see toolclause.linting.parallel)."""
     config = config or LintConfig()
     plan = _plan_for(config)
     rules, severity, dispatch = plan.rules, plan.severity, plan.dispatch
@@ -207,6 +240,8 @@ def _lint_contracts(tools: Sequence[ToolContract], config: LintConfig | None,
     for rule in rules:
         if rule.code in ctx.options:
             ctx.options_for(rule)  # a configured option that does not fit the rule fails before any linting
+    if surveys is None:
+        surveys = survey_lists(tools, config, ctx) if part == "all" else Surveys()
     diagnostics: list[Diagnostic] = []
     depth_rules = plan.depth_rules
     # per-file ignores are resolved once per file, not once per finding
@@ -223,13 +258,14 @@ def _lint_contracts(tools: Sequence[ToolContract], config: LintConfig | None,
     rules_for = dispatch.rules_for
     walk_nodes = bool(dispatch.node_rules)
     tool_rules = plan.tool_rules
+    members_of = surveys.by_tool
     # The list rules run first, as in worker processes (see linting.parallel), and their findings are
     # put after the tools' own: so once a tool's own rules are done nothing asks about it again, and
     # what the run's memos keep of it (its texts, its analysis) is let go then, not at the end.
     # A list finding is placed when its tool's turn comes, not as the list rules make it: placing reads
     # the tool's text, and a large file keeps only the last few tools' indexes (see loading.positions).
     placers: dict[int, ToolPlacer] = {}  # made for the list rules' findings, used again for the tool's own
-    listed: list[Diagnostic | _Unplaced] = []
+    listed: list[Diagnostic | _Unplaced] = list(surveys.failed) if part != "tools" else []
     unplaced: dict[int, list[int]] = {}  # id(tool) → indexes in `listed` of its findings not placed yet
     if dispatch.list_rules and part != "tools":
         for members in tool_sets(tools, config.toolset):
@@ -248,7 +284,7 @@ def _lint_contracts(tools: Sequence[ToolContract], config: LintConfig | None,
     forget, done = ctx.forget, None
     for tool in tools if part != "lists" else ():
         if done is not None:
-            forget(done)  # the last tool's own rules are done (the loop below may `continue`)
+            forget(done)  # the last tool's own rules are done
         done = tool
         suppressed = suppressed_for(tool)
         placer = placers.pop(id(tool)) if placers and id(tool) in placers else ToolPlacer(tool)
@@ -262,10 +298,9 @@ def _lint_contracts(tools: Sequence[ToolContract], config: LintConfig | None,
                 except Exception as exc:  # one rule on one tool; see _rule_failed
                     append(_rule_failed(rule, placer, exc))
         # without node rules the walk only serves the depth check (S001)
-        if not (walk_nodes or any(rule.code not in suppressed for rule, _, _ in depth_rules)):
-            continue
+        walked = walk_nodes or any(rule.code not in suppressed for rule, _, _ in depth_rules)
         for role, schema, base in (("input", tool.input_schema, "/inputSchema"),
-                                   ("output", tool.output_schema, "/outputSchema")):
+                                   ("output", tool.output_schema, "/outputSchema")) if walked else ():
             if not isinstance(schema, dict):
                 continue
             nodes, too_deep = walk(schema, base, role)
@@ -283,6 +318,14 @@ def _lint_contracts(tools: Sequence[ToolContract], config: LintConfig | None,
                     if depth_rule.code not in suppressed:
                         for finding in depth_check(too_deep[0], tool, ctx):
                             append(_to_diagnostic(depth_rule, depth_level, placer, finding))
+        # last in the turn, as when they ran over the whole list after every tool's own rules
+        for rule, check, level, survey in members_of.get(id(tool), ()) if members_of else ():
+            if rule.code not in suppressed:
+                try:
+                    for finding in check(tool, survey, ctx):
+                        append(_to_diagnostic(rule, level, placer, finding))
+                except Exception as exc:
+                    append(_rule_failed(rule, placer, exc))
 
     if done is not None:
         forget(done)

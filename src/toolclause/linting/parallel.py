@@ -1,15 +1,15 @@
 """Lint in worker processes: the tools of a run in contiguous ranges, a range a task.
 
-The list rules (duplicate names, look-alike tools, cross-tool instructions) see whole
-tool sets, so the parent runs them first.  Doing so it fills the run's memos (each tool's
-analysis, texts, token estimate and positions), which most of the tools' own rules need
-too; then the workers are forked, so they share those memos, the loaded tools and each
-file's text instead of computing or receiving copies (run side by side, each process
-built every memo again: two processes cost half as much CPU again as one).  Each worker
-sends its findings back as plain values; the parent rebuilds them on its own tools, in
-range order.  The findings, and their order, are those of `lint_contracts` in one
-process (the memos hold what a tool is, whichever rule asks first); where processes
-cannot be forked, that is what runs.
+A list rule sees whole tool sets.  Most are split in two (`Rule.survey_tools`, then
+`Rule.check_member`): the parent surveys every set, which reads only names, and the
+workers judge each tool of their ranges in its own turn, where its texts and analysis
+are made anyway; the parent runs only the list rules that need every tool's texts
+(look-alike descriptions, the list's token budget) before forking.  The workers are
+forked, so they share the loaded tools, each file's text and what those rules left in
+the run's memos instead of receiving copies.  Each worker sends its findings back as
+plain values; the parent rebuilds them on its own tools, in range order.  The findings,
+and their order, are those of `lint_contracts` in one process (the memos hold what a
+tool is, whichever rule asks first); where processes cannot be forked, that is what runs.
 """
 
 from __future__ import annotations
@@ -23,12 +23,12 @@ from ..model import Diagnostic, Edit, Fix, Severity, ToolContract
 from ..rules.base import LintContext
 from . import engine
 from .config import LintConfig
-from .engine import _lint_contracts, _with_declared_targets, context_for, lint_contracts
+from .engine import Surveys, _lint_contracts, _with_declared_targets, context_for, lint_contracts, survey_lists
 
 TASKS_PER_PROCESS = 4  # ranges per process: a process that drew quick tools takes another range
 
 # what the workers lint: set by the parent just before it forks them
-_work: tuple[Sequence[ToolContract], LintConfig, LintContext] | None = None
+_work: tuple[Sequence[ToolContract], LintConfig, LintContext, Surveys] | None = None
 
 
 def lint_in_processes(tools: Sequence[ToolContract], config: LintConfig, jobs: int) -> list[Diagnostic]:
@@ -40,8 +40,10 @@ def lint_in_processes(tools: Sequence[ToolContract], config: LintConfig, jobs: i
     tasks = processes * TASKS_PER_PROCESS
     bounds = [(len(tools) * i // tasks, len(tools) * (i + 1) // tasks) for i in range(tasks)]
     ctx = context_for(config)
-    listed = _part(tools, config, ctx, "lists")
-    _work = (tools, config, ctx)
+    with gc_paused():  # see toolclause._gc
+        surveys = survey_lists(tools, config, ctx)
+    listed = _part(tools, config, ctx, "lists", surveys)
+    _work = (tools, config, ctx, surveys)
     try:
         with multiprocessing.get_context("fork").Pool(processes) as pool:
             found = pool.map(_lint_range, bounds, chunksize=1)
@@ -62,11 +64,11 @@ def lint_in_processes(tools: Sequence[ToolContract], config: LintConfig, jobs: i
 def _lint_range(bounds: tuple[int, int]) -> list[tuple[int, tuple[Any, ...]]]:
     """In a worker: the findings of each tool's own rules on one range, as (index in the range, field values)."""
     assert _work is not None
-    tools, config, ctx = _work
+    tools, config, ctx, surveys = _work
     start, end = bounds
     chunk = tools[start:end]
     index = {id(tool): i for i, tool in enumerate(chunk)}
-    return [(index.get(id(d.contract), -1), to_plain(d)) for d in _part(chunk, config, ctx, "tools")]
+    return [(index.get(id(d.contract), -1), to_plain(d)) for d in _part(chunk, config, ctx, "tools", surveys)]
 
 
 # A finding crosses between processes as plain values: pickling its severity and fix as objects (an
@@ -91,6 +93,7 @@ def from_plain(values: tuple[Any, ...], contract: ToolContract | None) -> Diagno
     return Diagnostic(code, name, _SEVERITIES[severity], message, tool, file, pointer, line, column, fix, contract)
 
 
-def _part(tools: Sequence[ToolContract], config: LintConfig, ctx: LintContext, part: str) -> list[Diagnostic]:
+def _part(tools: Sequence[ToolContract], config: LintConfig, ctx: LintContext, part: str,
+          surveys: Surveys) -> list[Diagnostic]:
     with gc_paused():  # see toolclause._gc
-        return _lint_contracts(tools, config, ctx, part)
+        return _lint_contracts(tools, config, ctx, part, surveys)

@@ -11,6 +11,9 @@ wants and the engine calls it only for those:
     node_types   ...but only where the node's `type` names one of these
     check_tool() runs once per tool (names, descriptions, annotations)
     check_tools() runs once per tool list (duplicates, consistency, counts)
+    survey_tools() + check_member(): a list rule whose findings are each about one
+                 tool, split in two: what it needs of the whole list (cheap: names,
+                 counts), then each tool judged alone, in that tool's turn
     check_depth_limit() runs where the walk of a schema stopped because it was nested too deep
 
 A rule yields `Finding`s with canonical pointers ("/inputSchema/properties/x");
@@ -153,7 +156,28 @@ class Rule:
         return ()
 
     def check_tools(self, tools: Sequence[ToolContract], ctx: LintContext) -> Iterable[tuple[ToolContract, Finding]]:
+        if not self.overrides("check_member"):
+            return ()
+        return self._members(tools, ctx)
+
+    def survey_tools(self, tools: Sequence[ToolContract], ctx: LintContext) -> Any:
+        """What `check_member` must know of the whole tool list: the names in it, their styles, which came first.
+
+        Kept cheap (names, not texts): the engine surveys every list before the tools' own turns,
+        in one process, and then judges each tool where its own rules run, in worker processes
+        too.  The expensive part, reading a tool's texts and schema, belongs in `check_member`.
+        """
+        return None
+
+    def check_member(self, tool: ToolContract, survey: Any, ctx: LintContext) -> Iterable[Finding]:
+        """Findings on one tool of a list, given the list's `survey_tools`."""
         return ()
+
+    def _members(self, tools: Sequence[ToolContract], ctx: LintContext) -> Iterator[tuple[ToolContract, Finding]]:
+        survey = self.survey_tools(tools, ctx)
+        for tool in tools:
+            for finding in self.check_member(tool, survey, ctx):
+                yield tool, finding
 
     def check_depth_limit(self, pointer: str, tool: ToolContract, ctx: LintContext) -> Iterable[Finding]:
         """Findings for a schema whose walk stopped at `pointer` (the first subschema nested too deep)."""

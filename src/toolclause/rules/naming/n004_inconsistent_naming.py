@@ -77,34 +77,37 @@ def _listing(odd: list[tuple[str, NameStyle]]) -> str:
     return shown + (f" and {len(odd) - _LISTED} more" if len(odd) > _LISTED else "")
 
 
+_OddNames = tuple[dict[str, NameStyle], str, Fix]
+"""A list's survey: the style of each odd tool name, the verdict on the list, the fix offered on each."""
+
+
 class InconsistentNaming(Rule):
     code = "N004"
     name = "inconsistent-naming"
     severity = Severity.INFO
 
-    def check_tools(self, tools: Sequence[ToolContract], ctx: LintContext) -> Iterable[tuple[ToolContract, Finding]]:
+    def survey_tools(self, tools: Sequence[ToolContract], ctx: LintContext) -> _OddNames | None:
+        """The tool names that break the list's naming style, and what the finding on each says of the list."""
         found = _odd_ones([t.name for t in tools if isinstance(t.name, str)])
-        if found:
-            dominant, counts, odd = found
-            odd_styles = dict(odd)
-            verdict = _verdict(dominant, counts, "the tool names in this list")
-            for tool in tools:
-                if tool.name in odd_styles:
-                    style = odd_styles[tool.name]
-                    target = dominant.value if dominant else "one style"
-                    yield tool, Finding("/name", (
-                        f"tool name '{tool.name}' is {style.value} but {verdict}; odd ones: {_listing(odd)}"),
-                        Fix(f"rename the odd tools to {target}", safe=False))
-        for tool in tools:
-            props = tool.input_schema.get("properties") if isinstance(tool.input_schema, dict) else None
-            if not isinstance(props, dict):
-                continue
-            found = _odd_ones([k for k in props if isinstance(k, str)])
-            if not found:
-                continue
-            dominant, counts, odd = found
-            target = dominant.value if dominant else "one style"
-            yield tool, Finding(f"/inputSchema/properties/{escape_token(odd[0][0])}", (
-                f"property names mix styles: {_verdict(dominant, counts, 'the property names')}; "
-                f"odd ones: {_listing(odd)}"),
-                Fix(f"rename the odd properties to {target}", safe=False))
+        if not found:
+            return None
+        dominant, counts, odd = found
+        return (dict(odd), f"{_verdict(dominant, counts, 'the tool names in this list')}; odd ones: {_listing(odd)}",
+                Fix(f"rename the odd tools to {dominant.value if dominant else 'one style'}", safe=False))
+
+    def check_member(self, tool: ToolContract, odd_names: _OddNames | None, ctx: LintContext) -> Iterable[Finding]:
+        if odd_names is not None and tool.name in odd_names[0]:
+            odd_styles, verdict, fix = odd_names
+            yield Finding("/name", f"tool name '{tool.name}' is {odd_styles[tool.name].value} but {verdict}", fix)
+        props = tool.input_schema.get("properties") if isinstance(tool.input_schema, dict) else None
+        if not isinstance(props, dict):
+            return
+        found = _odd_ones([k for k in props if isinstance(k, str)])
+        if not found:
+            return
+        dominant, counts, odd = found
+        target = dominant.value if dominant else "one style"
+        yield Finding(f"/inputSchema/properties/{escape_token(odd[0][0])}", (
+            f"property names mix styles: {_verdict(dominant, counts, 'the property names')}; "
+            f"odd ones: {_listing(odd)}"),
+            Fix(f"rename the odd properties to {target}", safe=False))

@@ -71,32 +71,30 @@ class IrreversibleWithoutConfirmation(Rule):
     name = "irreversible-without-confirmation"
     severity = Severity.WARNING
 
-    def check_tools(self, tools: Sequence[ToolContract], ctx: LintContext) -> Iterable[tuple[ToolContract, Finding]]:
-        candidates = []
-        for tool in tools:
-            analysis = analyse(tool, ctx)
-            action = analysis.irreversible
-            # destructiveHint: true makes hosts ask the user before running it: the confirmation exists;
-            # a tool that is itself the preview step (quote_purchase) commits nothing
-            if action is None or hint(tool, "destructiveHint") is True or analysis.preview:
-                continue
-            candidates.append((tool, action))
-        if not candidates:
-            return
-        previews: list[tuple[str, frozenset[str]]] = []
+    def survey_tools(self, tools: Sequence[ToolContract], ctx: LintContext) -> list[frozenset[str]]:
+        """What the list's preview tools (preview_*, quote_* …) are about: the non-verb stems of each one's name."""
+        previews: list[frozenset[str]] = []
         for tool in tools:
             if isinstance(tool.name, str):
                 words = identifier_words(tool.name)
                 if words and words[0] in PREVIEW_VERBS:
-                    previews.append((tool.name, _objects(tool.name)))
-        for tool, action in candidates:
-            if has_parameter_like(tool, CONFIRMATION_PARAMS, CONFIRMATION_PARTS):
-                continue
-            objects = _objects(tool.name) if isinstance(tool.name, str) else frozenset()
-            if any(objects & shared for _, shared in previews):
-                continue
-            yield tool, Finding(action.pointer, (
-                f"'{tool.name}' cannot be undone ({action.says()}) and has no confirmation or dry-run parameter and no "
-                f"preview tool for the same thing; add a 'dry_run' (or 'confirm') boolean, or a preview_* tool the "
-                f"model calls first so the user sees what will happen"),
-                Fix("add a 'dry_run' boolean parameter or a preview tool", safe=False))
+                    previews.append(_objects(tool.name))
+        return previews
+
+    def check_member(self, tool: ToolContract, previews: list[frozenset[str]], ctx: LintContext) -> Iterable[Finding]:
+        analysis = analyse(tool, ctx)
+        action = analysis.irreversible
+        # destructiveHint: true makes hosts ask the user before running it: the confirmation exists;
+        # a tool that is itself the preview step (quote_purchase) commits nothing
+        if action is None or hint(tool, "destructiveHint") is True or analysis.preview:
+            return
+        if has_parameter_like(tool, CONFIRMATION_PARAMS, CONFIRMATION_PARTS):
+            return
+        objects = _objects(tool.name) if isinstance(tool.name, str) else frozenset()
+        if any(objects & shared for shared in previews):
+            return
+        yield Finding(action.pointer, (
+            f"'{tool.name}' cannot be undone ({action.says()}) and has no confirmation or dry-run parameter and no "
+            f"preview tool for the same thing; add a 'dry_run' (or 'confirm') boolean, or a preview_* tool the "
+            f"model calls first so the user sees what will happen"),
+            Fix("add a 'dry_run' boolean parameter or a preview tool", safe=False))

@@ -109,6 +109,10 @@ intercept intercepts redirect redirects behavior behaviour
 """.split())
 
 
+_Names = tuple[frozenset[bytes], dict[bytes, list[str]]]
+"""A list's survey: one word of each identifier-like tool name, and the names holding each of those words."""
+
+
 class CrossToolInstruction(Rule):
     code = "X008"
     name = "cross-tool-instruction"
@@ -120,36 +124,39 @@ class CrossToolInstruction(Rule):
         if ordered is not None:
             yield ordered
 
-    def check_tools(self, tools: Sequence[ToolContract], ctx: LintContext) -> Iterable[tuple[ToolContract, Finding]]:
+    def survey_tools(self, tools: Sequence[ToolContract], ctx: LintContext) -> _Names:
+        """The list's identifier-like tool names, by one word of each: the names a text holds are then
+        found with one set intersection, not a loop over names."""
         names = {t.name for t in tools if isinstance(t.name, str) and _IDENTIFIER.search(t.name)}
-        # one word of each name, to find the names a text holds with one set intersection, not a loop over names
         by_word: dict[bytes, list[str]] = {}
         for name in names:
             parts = text_words(name.lower())
             if parts:
                 by_word.setdefault(max(parts, key=len), []).append(name)
-        keys = frozenset(by_word)
-        for tool in tools:
-            lowered, words = text_and_words(tool, ctx)
-            if _DIRECTIVE_WORDS.isdisjoint(words) and not _has_korean_directive(lowered):
+        return frozenset(by_word), by_word
+
+    def check_member(self, tool: ToolContract, names: _Names, ctx: LintContext) -> Iterable[Finding]:
+        keys, by_word = names
+        lowered, words = text_and_words(tool, ctx)
+        if _DIRECTIVE_WORDS.isdisjoint(words) and not _has_korean_directive(lowered):
+            return
+        mentioned = [n for key in keys.intersection(words) for n in by_word[key]
+                     if n != tool.name and n.lower() in lowered]
+        if not mentioned and "tool" not in lowered and "function" not in lowered:
+            return
+        for index, text in prose_texts(tool):
+            if not _DIRECTIVE.search(text):
                 continue
-            mentioned = [n for key in keys.intersection(words) for n in by_word[key]
-                         if n != tool.name and n.lower() in lowered]
-            if not mentioned and "tool" not in lowered and "function" not in lowered:
+            found = self._mention(text, tool.name, mentioned)
+            if found is None:
                 continue
-            for index, text in prose_texts(tool):
-                if not _DIRECTIVE.search(text):
-                    continue
-                found = self._mention(text, tool.name, mentioned)
-                if found is None:
-                    continue
-                other, snippet = found
-                item = nth_text(tool, index)
-                yield tool, Finding(item.pointer, (
-                    f"{item.where} gives orders about another tool, '{other}': '{_short(snippet)}'; a tool's text "
-                    f"must describe only that tool (this is how shadowing attacks redirect a trusted tool) — "
-                    f"remove it, or move the rule into '{other}''s own description"))
-                break
+            other, snippet = found
+            item = nth_text(tool, index)
+            yield Finding(item.pointer, (
+                f"{item.where} gives orders about another tool, '{other}': '{_short(snippet)}'; a tool's text "
+                f"must describe only that tool (this is how shadowing attacks redirect a trusted tool) — "
+                f"remove it, or move the rule into '{other}''s own description"))
+            return
 
     @staticmethod
     def _mention(text: str, own: object, names: list[str]) -> tuple[str, str] | None:

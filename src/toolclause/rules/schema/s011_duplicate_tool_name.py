@@ -45,26 +45,32 @@ class DuplicateToolName(Rule):
     name = "duplicate-tool-name"
     severity = Severity.ERROR
 
-    def check_tools(self, tools: Sequence[ToolContract], ctx: LintContext) -> Iterable[tuple[ToolContract, Finding]]:
+    def survey_tools(self, tools: Sequence[ToolContract], ctx: LintContext) -> dict[str, tuple[int, ToolContract]]:
+        """Each name's first tool, and its place in the list."""
         first_by_name: dict[str, tuple[int, ToolContract]] = {}
         for position, tool in enumerate(tools):
-            if not isinstance(tool.name, str) or not tool.name:
-                continue  # an absent name is another rule's finding
-            if tool.name not in first_by_name:
+            if isinstance(tool.name, str) and tool.name and tool.name not in first_by_name:
                 first_by_name[tool.name] = (position, tool)
-                continue
-            first_position, first = first_by_name[tool.name]
-            if first.origin.file != tool.origin.file:
-                # one tool set across files (a folder of contracts): say which file holds the other one
-                where = _where(first)
-                message = (f"tool name '{tool.name}' is already used by a tool in {first.origin.file}"
-                           f"{f' ({where})' if where else ''}; tool names must be unique within a tool set, "
-                           f"and the files of one folder are one set")
-            else:
-                message = (f"tool name '{tool.name}' is already used by tool #{first_position + 1} of "
-                           f"this list ({_where(first) or f'in {first.origin.file}'}); tool names must be unique "
-                           f"within a list")
-            yield tool, Finding("/name", message, Fix("rename one of the tools"))
+        return first_by_name
+
+    def check_member(self, tool: ToolContract, first_by_name: dict[str, tuple[int, ToolContract]],
+                     ctx: LintContext) -> Iterable[Finding]:
+        if not isinstance(tool.name, str) or not tool.name:
+            return  # an absent name is another rule's finding
+        first_position, first = first_by_name[tool.name]
+        if first is tool:
+            return
+        if first.origin.file != tool.origin.file:
+            # one tool set across files (a folder of contracts): say which file holds the other one
+            where = _where(first)
+            message = (f"tool name '{tool.name}' is already used by a tool in {first.origin.file}"
+                       f"{f' ({where})' if where else ''}; tool names must be unique within a tool set, "
+                       f"and the files of one folder are one set")
+        else:
+            message = (f"tool name '{tool.name}' is already used by tool #{first_position + 1} of "
+                       f"this list ({_where(first) or f'in {first.origin.file}'}); tool names must be unique "
+                       f"within a list")
+        yield Finding("/name", message, Fix("rename one of the tools"))
 
 
 def _where(tool: ToolContract) -> str:
