@@ -45,6 +45,28 @@ def _nesting_depth_exceeds(text: str, limit: int) -> bool:
     return max(accumulate(map(_DEPTH_STEP.__getitem__, brackets)), default=0) > limit
 
 
+# the bytes of UTF-8 text that are neither a quote nor a bracket (ASCII bytes never occur inside a
+# multi-byte character, so these are the text's own quotes and brackets)
+_NOT_QUOTE_OR_BRACKET = bytes(b for b in range(256) if b not in b'"[]{}')
+_QUOTED = re.compile(rb'"[^"]*+"')
+_BYTE_DEPTH_STEP = {ord("["): 1, ord("{"): 1, ord("]"): -1, ord("}"): -1}
+
+
+def _parsed_json_nesting_exceeds(text: str, limit: int) -> bool:
+    """`_nesting_depth_exceeds` for text json.loads has read, at a third of its cost: in well-formed JSON a
+    backslash only occurs inside a string, so escapes can be taken out of the whole text at once, and the
+    quotes left pair up; a pair with no bracket between them holds no bracket, and goes without a search."""
+    if text.count("[") + text.count("{") < limit:
+        return False
+    raw = text.encode("utf-8", "surrogatepass")
+    if b"\\" in raw:
+        raw = raw.replace(b"\\\\", b"")  # escaped backslashes first: in \\" the quote closes the string
+    marks = raw.replace(b'\\"', b"").translate(None, _NOT_QUOTE_OR_BRACKET).replace(b'""', b"")
+    if b'"' in marks:
+        marks = _QUOTED.sub(b"", marks)  # the strings that hold brackets, and their brackets
+    return max(accumulate(map(_BYTE_DEPTH_STEP.__getitem__, marks)), default=0) > limit
+
+
 class _RepeatedKey(Exception):
     pass
 
@@ -62,27 +84,41 @@ _loads_unique = json.JSONDecoder(object_pairs_hook=_unique_pairs).decode
 
 def parse_json(text: str, file: str, duplicates: list[DuplicateKey] | None = None,
                line: int | None = None) -> tuple[Any, Unreadable | None]:
-    """The document, or the problem; keys an object repeats are added to `duplicates` (when given)."""
-    if _nesting_depth_exceeds(text, MAX_NESTING):
-        return None, Unreadable("too-deep", f"nested deeper than {MAX_NESTING} levels; no tool definition is that "
-                                            f"deep, so it was not read", file=file)
+    """The document, or the problem; keys an object repeats are added to `duplicates` (when given).
+
+    The nesting limit is checked after json.loads, which reads deep text in bounded time (it stops at
+    the interpreter's recursion limit): on the text it has read the check is cheaper, and text it could
+    not read is checked the long way, so a deep document is called too deep whether or not it parses.
+    """
+    too_deep = Unreadable("too-deep", f"nested deeper than {MAX_NESTING} levels; no tool definition is that "
+                                      f"deep, so it was not read", file=file)
     try:
         if duplicates is None:
-            return json.loads(text), None
-        try:
-            return _loads_unique(text), None
-        except _RepeatedKey:
             doc = json.loads(text)
-            duplicates.extend(DuplicateKey(file, pointer, key, line or at)
-                              for pointer, key, at in json_duplicate_keys(text))
-            return doc, None
+        else:
+            try:
+                doc = _loads_unique(text)
+            except _RepeatedKey:
+                doc = json.loads(text)
+                if not _parsed_json_nesting_exceeds(text, MAX_NESTING):
+                    duplicates.extend(DuplicateKey(file, pointer, key, line or at)
+                                      for pointer, key, at in json_duplicate_keys(text))
     except json.JSONDecodeError as exc:
+        if _nesting_depth_exceeds(text, MAX_NESTING):
+            return None, too_deep
         return None, Unreadable("invalid-json", f"invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}",
                                 file=file)
     except RecursionError:
+        if _nesting_depth_exceeds(text, MAX_NESTING):
+            return None, too_deep
         return None, Unreadable("too-deep", f"nested too deeply to read (over {MAX_NESTING} levels)", file=file)
     except ValueError as exc:  # an integer longer than Python converts (sys.get_int_max_str_digits)
+        if _nesting_depth_exceeds(text, MAX_NESTING):
+            return None, too_deep
         return None, _number_too_long(exc, file)
+    if _parsed_json_nesting_exceeds(text, MAX_NESTING):
+        return None, too_deep
+    return doc, None
 
 
 def _number_too_long(exc: ValueError, file: str) -> Unreadable:
