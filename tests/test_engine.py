@@ -221,3 +221,39 @@ def test_a_survey_that_fails_is_reported_on_its_lists_first_tool_and_the_rest_st
     assert [(d.code, d.tool) for d in diags if d.code == "S997"] == [("S997", "first")]
     assert "could not check" in next(d.message for d in diags if d.code == "S997")
     assert [d.tool for d in diags if d.code == "P999"] == ["first", "boom"]
+
+
+class _SummaryListRule(Rule):
+    """A list rule in two parts the other way: each tool's length summarised, the list judged from them."""
+
+    code, name, severity = "S996", "summary-list", Severity.WARNING
+
+    def summarise_member(self, tool, ctx):
+        if tool.name == "explode":
+            raise KeyError("one member")
+        return len(tool.name)
+
+    def check_summaries(self, tools, lengths, ctx):
+        if sum(lengths) > 3:
+            yield tools[lengths.index(max(lengths))], Finding("/name", f"names total {sum(lengths)} characters")
+
+
+def test_a_summarised_list_rule_judges_the_list_from_every_tools_summary_and_its_whole_list_form_agrees(monkeypatch):
+    doc = [{"name": n, "inputSchema": {"type": "object"}} for n in ("a", "bbb", "cc")]
+    diags = _run(monkeypatch, (_SummaryListRule,), doc)
+    assert [(d.pointer, d.message) for d in diags] == [("/1/name", "names total 6 characters")]
+    tools, _ = contracts_from_document(doc, "f.json")
+    composed = list(_SummaryListRule().check_tools(tools, engine.context_for(LintConfig())))
+    assert [(t.name, f.message) for t, f in composed] == [("bbb", "names total 6 characters")]
+    # a summary that fails is reported on its tool, and that list is not judged on a part of it
+    failing = _run(monkeypatch, (_SummaryListRule,), doc + [{"name": "explode", "inputSchema": {"type": "object"}}])
+    assert [(d.pointer, d.message[:30]) for d in failing] == [("/3", "rule S996 could not check this")]
+
+
+def test_a_tool_that_ignores_a_summarised_rule_still_counts_in_its_list(monkeypatch):
+    doc = [{"name": "aa", "inputSchema": {"type": "object"}},
+           {"name": "bb", "inputSchema": {"type": "object"}, "x-toolclause-ignore": ["S996"]}]
+    diags = _run(monkeypatch, (_SummaryListRule,), doc)
+    assert [(d.tool, d.message) for d in diags] == [("aa", "names total 4 characters")]
+    doc.reverse()  # now the finding falls on the tool that ignores the rule: reported nowhere
+    assert _run(monkeypatch, (_SummaryListRule,), doc) == []

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import threading
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -58,7 +58,10 @@ class _Dispatch:
         self.tool_rules = [r for r in rules if r.overrides("check_tool")]
         # list rules split in two (survey_tools, check_member) are judged tool by tool with the tools' own rules
         self.member_rules = [r for r in rules if r.overrides("check_member")]
-        self.list_rules = [r for r in rules if r.overrides("check_tools") and not r.overrides("check_member")]
+        # and those split the other way (summarise_member, check_summaries) summarise each tool in its turn
+        self.summary_rules = [r for r in rules if r.overrides("check_summaries") and not r.overrides("check_member")]
+        self.list_rules = [r for r in rules if r.overrides("check_tools") and r not in self.member_rules
+                           and r not in self.summary_rules]
         self.by_keyword: dict[str, list[Rule]] = defaultdict(list)
         self.by_kind: dict[object, list[Rule]] = defaultdict(list)
         self.every_node: list[Rule] = []
@@ -228,11 +231,57 @@ def survey_lists(tools: Sequence[ToolContract], config: LintConfig, ctx: LintCon
     return found
 
 
+_FAILED = object()
+"""What a tool's summary is where `summarise_member` raised: its list is not judged by that rule."""
+
+
+def _suppressions(rules: Sequence[Rule], config: LintConfig) -> Callable[[ToolContract], frozenset[str]]:
+    """The codes not reported on a tool: its file's per-file ignores (resolved once a file) and its own."""
+    file_ignores: dict[str | None, frozenset[str]] = {}
+
+    def suppressed_for(tool: ToolContract) -> frozenset[str]:
+        file = tool.origin.file
+        if file not in file_ignores:
+            file_ignores[file] = frozenset(r.code for r in rules if config.ignored_in_file(r.code, file))
+        ignored = tool.ignored_codes
+        return file_ignores[file] | ignored if ignored else file_ignores[file]
+
+    return suppressed_for
+
+
+def judge_summaries(tools: Sequence[ToolContract], config: LintConfig, ctx: LintContext,
+                    summaries: dict[int, list[Any]]) -> list[Diagnostic]:
+    """The findings of the rules split into summarise_member and check_summaries, given every tool's
+    summaries (id(tool) → one value a rule, in the plan's order), list by list."""
+    plan = _plan_for(config)
+    found: list[Diagnostic] = []
+    if not plan.dispatch.summary_rules:
+        return found
+    suppressed_for = _suppressions(plan.rules, config)
+    placers: dict[int, ToolPlacer] = {}
+    for members in tool_sets(tools, config.toolset):
+        for at, rule in enumerate(plan.dispatch.summary_rules):
+            values = [summaries[id(tool)][at] for tool in members]
+            if any(value is _FAILED for value in values):
+                continue  # reported on the tool whose summary failed
+            try:
+                for tool, finding in rule.check_summaries(members, values, ctx):
+                    if rule.code not in suppressed_for(tool):
+                        placer = placers.get(id(tool))
+                        if placer is None:
+                            placer = placers[id(tool)] = ToolPlacer(tool)
+                        found.append(_to_diagnostic(rule, plan.severity[rule.code], placer, finding))
+            except Exception as exc:  # reported on the list's first tool
+                found.append(_rule_failed(rule, ToolPlacer(members[0]), exc))
+    return found
+
+
 def _lint_contracts(tools: Sequence[ToolContract], config: LintConfig | None,
-                    ctx: LintContext | None, part: str = "all", surveys: Surveys | None = None) -> list[Diagnostic]:
-    """part: "all"; or "tools" (each tool's own rules and the split list rules, given `surveys` of the whole run)
-    and "lists" (the other list rules), whose findings one after the other, through `_with_declared_targets`,
-    are "all"'s (see toolclause.linting.parallel)."""
+                    ctx: LintContext | None, part: str = "all", surveys: Surveys | None = None,
+                    summaries: dict[int, list[Any]] | None = None) -> list[Diagnostic]:
+    """part: "all"; or "tools" (each tool's own rules and the split list rules, given `surveys` of the whole run;
+    each tool's summaries go into `summaries`) and "lists" (the other list rules), whose findings one after the
+    other, then `judge_summaries`', through `_with_declared_targets`, are "all"'s (see toolclause.linting.parallel)."""
     config = config or LintConfig()
     plan = _plan_for(config)
     rules, severity, dispatch = plan.rules, plan.severity, plan.dispatch
@@ -244,16 +293,10 @@ def _lint_contracts(tools: Sequence[ToolContract], config: LintConfig | None,
         surveys = survey_lists(tools, config, ctx) if part == "all" else Surveys()
     diagnostics: list[Diagnostic] = []
     depth_rules = plan.depth_rules
-    # per-file ignores are resolved once per file, not once per finding
-    file_ignores: dict[str | None, frozenset[str]] = {}
-
-    def suppressed_for(tool: ToolContract) -> frozenset[str]:
-        file = tool.origin.file
-        if file not in file_ignores:
-            file_ignores[file] = frozenset(r.code for r in rules if config.ignored_in_file(r.code, file))
-        ignored = tool.ignored_codes
-        return file_ignores[file] | ignored if ignored else file_ignores[file]
-
+    suppressed_for = _suppressions(rules, config)
+    summary_rules = dispatch.summary_rules
+    if summaries is None:
+        summaries = {}
     append = diagnostics.append
     rules_for = dispatch.rules_for
     walk_nodes = bool(dispatch.node_rules)
@@ -326,11 +369,23 @@ def _lint_contracts(tools: Sequence[ToolContract], config: LintConfig | None,
                         append(_to_diagnostic(rule, level, placer, finding))
                 except Exception as exc:
                     append(_rule_failed(rule, placer, exc))
+        if summary_rules:
+            # a suppressed tool is summarised all the same: it is still in the list (and its token budget)
+            summarised = summaries[id(tool)] = []
+            for rule in summary_rules:
+                try:
+                    summarised.append(rule.summarise_member(tool, ctx))
+                except Exception as exc:
+                    summarised.append(_FAILED)
+                    append(_rule_failed(rule, placer, exc))
 
     if done is not None:
         forget(done)
     diagnostics += [_to_diagnostic(*d) if isinstance(d, tuple) else d for d in listed]
-    return _with_declared_targets(diagnostics, tools, config) if part == "all" else diagnostics
+    if part != "all":
+        return diagnostics
+    diagnostics += judge_summaries(tools, config, ctx, summaries)
+    return _with_declared_targets(diagnostics, tools, config)
 
 
 def _with_declared_targets(diagnostics: list[Diagnostic], tools: Sequence[ToolContract],

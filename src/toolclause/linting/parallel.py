@@ -1,15 +1,17 @@
 """Lint in worker processes: the tools of a run in contiguous ranges, a range a task.
 
-A list rule sees whole tool sets.  Most are split in two (`Rule.survey_tools`, then
-`Rule.check_member`): the parent surveys every set, which reads only names, and the
-workers judge each tool of their ranges in its own turn, where its texts and analysis
-are made anyway; the parent runs only the list rules that need every tool's texts
-(look-alike descriptions, the list's token budget) before forking.  The workers are
-forked, so they share the loaded tools, each file's text and what those rules left in
-the run's memos instead of receiving copies.  Each worker sends its findings back as
-plain values; the parent rebuilds them on its own tools, in range order.  The findings,
-and their order, are those of `lint_contracts` in one process (the memos hold what a
-tool is, whichever rule asks first); where processes cannot be forked, that is what runs.
+A list rule sees whole tool sets, so most are split in two.  Those whose findings are each
+about one tool (`Rule.survey_tools`, then `Rule.check_member`): the parent surveys every set,
+which reads only names, and the workers judge each tool of their ranges in its own turn,
+where its texts and analysis are made anyway.  Those that must read every tool (look-alike
+descriptions, the list's token budget: `Rule.summarise_member`, then `Rule.check_summaries`):
+the workers summarise each tool in its turn, and the parent judges the sets from the
+summaries once the workers are done.  The parent runs the few list rules left (counts,
+widgets) before forking; the workers are forked, so they share the loaded tools and each
+file's text instead of receiving copies.  Each worker sends its findings and summaries back
+as plain values; the parent rebuilds the findings on its own tools, in range order.  The
+findings, and their order, are those of `lint_contracts` in one process; where processes
+cannot be forked, that is what runs.
 """
 
 from __future__ import annotations
@@ -23,7 +25,15 @@ from ..model import Diagnostic, Edit, Fix, Severity, ToolContract
 from ..rules.base import LintContext
 from . import engine
 from .config import LintConfig
-from .engine import Surveys, _lint_contracts, _with_declared_targets, context_for, lint_contracts, survey_lists
+from .engine import (
+    Surveys,
+    _lint_contracts,
+    _with_declared_targets,
+    context_for,
+    judge_summaries,
+    lint_contracts,
+    survey_lists,
+)
 
 TASKS_PER_PROCESS = 4  # ranges per process: a process that drew quick tools takes another range
 
@@ -50,25 +60,33 @@ def lint_in_processes(tools: Sequence[ToolContract], config: LintConfig, jobs: i
     finally:
         _work = None
     diagnostics: list[Diagnostic] = []
+    summaries: dict[int, list[Any]] = {}
     append = diagnostics.append
     with gc_paused():  # tens of thousands of findings, acyclic: see toolclause._gc
         for number, (start, _) in enumerate(bounds):
-            part, found[number] = found[number], []  # each range's plain values go once it is rebuilt
-            for index, values in part:
-                append(from_plain(values, tools[start + index] if index >= 0 else None))
-            del part
-    diagnostics += listed
+            (part, summarised), found[number] = found[number], ([], [])  # each range goes once it is rebuilt
+            for index, plain in part:
+                append(from_plain(plain, tools[start + index] if index >= 0 else None))
+            for index, summary in enumerate(summarised):
+                summaries[id(tools[start + index])] = summary
+            del part, summarised
+        diagnostics += listed
+        diagnostics += judge_summaries(tools, config, ctx, summaries)
     return _with_declared_targets(diagnostics, tools, config)
 
 
-def _lint_range(bounds: tuple[int, int]) -> list[tuple[int, tuple[Any, ...]]]:
-    """In a worker: the findings of each tool's own rules on one range, as (index in the range, field values)."""
+def _lint_range(bounds: tuple[int, int]) -> tuple[list[tuple[int, tuple[Any, ...]]], list[list[Any]]]:
+    """In a worker: the findings of each tool's own rules on one range, as (index in the range, field values),
+    and each tool's summaries for the list rules the parent judges from them (see `judge_summaries`)."""
     assert _work is not None
     tools, config, ctx, surveys = _work
     start, end = bounds
     chunk = tools[start:end]
     index = {id(tool): i for i, tool in enumerate(chunk)}
-    return [(index.get(id(d.contract), -1), to_plain(d)) for d in _part(chunk, config, ctx, "tools", surveys)]
+    summaries: dict[int, list[Any]] = {}
+    found = [(index.get(id(d.contract), -1), to_plain(d)) for d in _part(chunk, config, ctx, "tools", surveys,
+                                                                            summaries)]
+    return found, [summaries.get(id(tool), []) for tool in chunk]
 
 
 # A finding crosses between processes as plain values: pickling its severity and fix as objects (an
@@ -94,6 +112,6 @@ def from_plain(values: tuple[Any, ...], contract: ToolContract | None) -> Diagno
 
 
 def _part(tools: Sequence[ToolContract], config: LintConfig, ctx: LintContext, part: str,
-          surveys: Surveys) -> list[Diagnostic]:
+          surveys: Surveys, summaries: dict[int, list[Any]] | None = None) -> list[Diagnostic]:
     with gc_paused():  # see toolclause._gc
-        return _lint_contracts(tools, config, ctx, part, surveys)
+        return _lint_contracts(tools, config, ctx, part, surveys, summaries)

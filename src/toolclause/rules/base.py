@@ -14,6 +14,10 @@ wants and the engine calls it only for those:
     survey_tools() + check_member(): a list rule whose findings are each about one
                  tool, split in two: what it needs of the whole list (cheap: names,
                  counts), then each tool judged alone, in that tool's turn
+    summarise_member() + check_summaries(): a list rule that must read every tool
+                 (look-alike descriptions, a token budget), split in two: what it
+                 needs of each tool, made in that tool's turn, then the list judged
+                 from those
     check_depth_limit() runs where the walk of a schema stopped because it was nested too deep
 
 A rule yields `Finding`s with canonical pointers ("/inputSchema/properties/x");
@@ -156,9 +160,11 @@ class Rule:
         return ()
 
     def check_tools(self, tools: Sequence[ToolContract], ctx: LintContext) -> Iterable[tuple[ToolContract, Finding]]:
-        if not self.overrides("check_member"):
-            return ()
-        return self._members(tools, ctx)
+        if self.overrides("check_member"):
+            return self._members(tools, ctx)
+        if self.overrides("check_summaries"):
+            return self._summarised(tools, ctx)
+        return ()
 
     def survey_tools(self, tools: Sequence[ToolContract], ctx: LintContext) -> Any:
         """What `check_member` must know of the whole tool list: the names in it, their styles, which came first.
@@ -173,11 +179,23 @@ class Rule:
         """Findings on one tool of a list, given the list's `survey_tools`."""
         return ()
 
+    def summarise_member(self, tool: ToolContract, ctx: LintContext) -> Any:
+        """What `check_summaries` needs of one tool: plain values (they may cross between processes)."""
+        return None
+
+    def check_summaries(self, tools: Sequence[ToolContract], summaries: Sequence[Any],
+                        ctx: LintContext) -> Iterable[tuple[ToolContract, Finding]]:
+        """Findings on a tool list, given each tool's `summarise_member` (in the list's order)."""
+        return ()
+
     def _members(self, tools: Sequence[ToolContract], ctx: LintContext) -> Iterator[tuple[ToolContract, Finding]]:
         survey = self.survey_tools(tools, ctx)
         for tool in tools:
             for finding in self.check_member(tool, survey, ctx):
                 yield tool, finding
+
+    def _summarised(self, tools: Sequence[ToolContract], ctx: LintContext) -> Iterable[tuple[ToolContract, Finding]]:
+        return self.check_summaries(tools, [self.summarise_member(tool, ctx) for tool in tools], ctx)
 
     def check_depth_limit(self, pointer: str, tool: ToolContract, ctx: LintContext) -> Iterable[Finding]:
         """Findings for a schema whose walk stopped at `pointer` (the first subschema nested too deep)."""

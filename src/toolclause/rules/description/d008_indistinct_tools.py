@@ -95,16 +95,20 @@ class IndistinctTools(Rule):
     name = "indistinct-tools"
     severity = Severity.WARNING
 
-    def check_tools(self, tools: Sequence[ToolContract], ctx: LintContext) -> Iterable[tuple[ToolContract, Finding]]:
+    def summarise_member(self, tool: ToolContract, ctx: LintContext) -> tuple[str, ...] | None:
+        """The content words of the tool's description, stemmed (None without a description and a name)."""
+        if not isinstance(tool.description, str) or not isinstance(tool.name, str):
+            return None
+        return tuple(content_stems(tool.description)) or None
+
+    def check_summaries(self, tools: Sequence[ToolContract], stems: Sequence[tuple[str, ...] | None],
+                        ctx: LintContext) -> Iterable[tuple[ToolContract, Finding]]:
         if len(tools) < 2:
             return
         buckets: dict[frozenset[str], list[tuple[ToolContract, str]]] = defaultdict(list)
-        for tool in tools:
-            if not isinstance(tool.description, str) or not isinstance(tool.name, str):
-                continue
-            stems = content_stems(tool.description)
-            if stems:
-                buckets[frozenset(stems)].append((tool, " ".join(stems)))
+        for tool, words in zip(tools, stems, strict=True):
+            if words:
+                buckets[frozenset(words)].append((tool, " ".join(words)))
         for members in buckets.values():
             if len(members) > 1:
                 yield from self._compare(members)

@@ -158,7 +158,7 @@ class SchemaTooLarge(Rule):
 
     @staticmethod
     def _tokens(tool: ToolContract, ctx: LintContext) -> int:
-        # check_tool and check_tools both ask: estimated once a run
+        # check_tool and summarise_member both ask: estimated once a run
         return ctx.state(_Estimates).get(tool, estimate_tokens)
 
     def check_tool(self, tool: ToolContract, ctx: LintContext) -> Iterable[Finding]:
@@ -169,12 +169,16 @@ class SchemaTooLarge(Rule):
                               f"over the budget of {budget:,} ({TOOL_BUDGET_KEY}); shorten descriptions, replace "
                               f"long enums, or split the tool")
 
-    def check_tools(self, tools: Sequence[ToolContract], ctx: LintContext) -> Iterable[tuple[ToolContract, Finding]]:
+    def summarise_member(self, tool: ToolContract, ctx: LintContext) -> int:
+        return self._tokens(tool, ctx)
+
+    def check_summaries(self, tools: Sequence[ToolContract], tokens: Sequence[int],
+                        ctx: LintContext) -> Iterable[tuple[ToolContract, Finding]]:
         if not tools:
             return
         budget = _budget(ctx, LIST_BUDGET_KEY, LIST_BUDGET_DEFAULT)
-        costs = [(self._tokens(tool, ctx), index) for index, tool in enumerate(tools)]
-        total = sum(cost for cost, _ in costs)
+        costs = [(cost, index) for index, cost in enumerate(tokens)]
+        total = sum(tokens)
         if total <= budget:
             return
         largest = sorted(costs, reverse=True)[:3]
