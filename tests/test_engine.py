@@ -257,3 +257,17 @@ def test_a_tool_that_ignores_a_summarised_rule_still_counts_in_its_list(monkeypa
     assert [(d.tool, d.message) for d in diags] == [("aa", "names total 4 characters")]
     doc.reverse()  # now the finding falls on the tool that ignores the rule: reported nowhere
     assert _run(monkeypatch, (_SummaryListRule,), doc) == []
+
+
+def test_a_summarised_list_rule_is_judged_the_same_in_worker_processes(monkeypatch):
+    from toolclause.linting.parallel import lint_in_processes
+
+    monkeypatch.setattr(engine, "INDEX", (RuleEntry.of(_SummaryListRule),))
+    monkeypatch.setattr(engine, "MIN_TOOLS_PER_PROCESS", 2)
+    names = ["a", "bbb", "cc", "dddd", "e", "ff"]
+    for doc in ([{"name": n, "inputSchema": {"type": "object"}} for n in names],
+                # a summary that fails in a worker is known as failed in the parent: the list is not judged
+                [{"name": n, "inputSchema": {"type": "object"}} for n in [*names, "explode"]]):
+        tools, _ = contracts_from_document(doc, "f.json")
+        alone = engine.lint_contracts(tools, LintConfig())
+        assert alone and lint_in_processes(tools, LintConfig(), 2) == alone

@@ -7,6 +7,7 @@ name the user's file, the pointer into the document as written, line and column.
 
 from __future__ import annotations
 
+import enum
 import os
 import threading
 from collections import defaultdict
@@ -231,7 +232,12 @@ def survey_lists(tools: Sequence[ToolContract], config: LintConfig, ctx: LintCon
     return found
 
 
-_FAILED = object()
+class _Summary(enum.Enum):
+    # an enum member, so that it is still itself once a worker process has sent it to the parent
+    FAILED = "failed"
+
+
+_FAILED = _Summary.FAILED
 """What a tool's summary is where `summarise_member` raised: its list is not judged by that rule."""
 
 
