@@ -111,13 +111,6 @@ def _values(value: Any, pointer: str, where: str, depth: int) -> Iterator[Text]:
 
 # --------------------------------------------------------------------------- the fast paths
 
-class _Prose(IdentityMemo[ToolContract, tuple[bool, str]]):
-    """Each tool's prose texts joined, for one run (X008 and X010 both search them): (lower-cased, text).
-
-    ASCII text is kept lower-cased, for the patterns' case-sensitive twins (see `_twin_and_needs`).
-    """
-
-
 def find_in_prose(tool: ToolContract, ctx: LintContext | None,
                   pattern: re.Pattern[str]) -> tuple[Text, re.Match[str]] | None:
     """The first of `tool_texts` that is not a name and that `pattern` finds, with the match; or None.
@@ -127,7 +120,7 @@ def find_in_prose(tool: ToolContract, ctx: LintContext | None,
     no anchors, so a match in one text is a match in all of them joined by line breaks) first runs once
     over the plain texts joined; texts are looked at one by one, and a `Text` built, only then.
     """
-    lowered, joined = ctx.state(_Prose).get(tool, _joined_prose) if ctx is not None else _joined_prose(tool)
+    _, lowered, joined = ctx.state(_Texts).get(tool, _read_texts) if ctx is not None else _read_texts(tool)
     fast = _twin_and_needs(pattern) if lowered else None
     if fast is not None:
         twin, needs = fast
@@ -192,9 +185,8 @@ def nth_text(tool: ToolContract, index: int) -> Text:
     return next(islice(tool_texts(tool), index, None))
 
 
-def _joined_prose(tool: ToolContract) -> tuple[bool, str]:
-    joined = "\n".join([text for _, text in prose_texts(tool)])
-    return (True, joined.lower()) if joined.isascii() else (False, joined)
+def _joined_prose(tool: ToolContract) -> str:
+    return "\n".join([text for _, text in prose_texts(tool)])
 
 
 # The keys `schema_texts` reads, in its order: all of them, or the four a usual node has.
@@ -257,13 +249,17 @@ def _plain_values(value: Any, depth: int, add: Callable[[tuple[bool, str]], None
 
 # --------------------------------------------------------------------------- the joined text
 
-class _LoweredTexts(IdentityMemo[ToolContract, str]):
-    """Each tool's joined text for one run (X007 and X008 both read it)."""
+class _Texts(IdentityMemo[ToolContract, tuple[str, bool, str]]):
+    """Each tool's texts for one run, read in one pass (X007, X008 and X010 read them):
+    (every text joined and lower-cased; whether the prose is lower-cased; the prose joined).
+
+    ASCII prose is kept lower-cased, for the patterns' case-sensitive twins (see `_twin_and_needs`).
+    """
 
 
 def lowered_text(tool: ToolContract, ctx: LintContext | None) -> str:
     """All of `tool_texts` joined and lower-cased, built without pointers; X007 and X008 share it."""
-    return ctx.state(_LoweredTexts).get(tool, _joined) if ctx is not None else _joined(tool)
+    return (ctx.state(_Texts).get(tool, _read_texts) if ctx is not None else _read_texts(tool))[0]
 
 
 def text_and_words(tool: ToolContract, ctx: LintContext | None) -> tuple[str, list[bytes]]:
@@ -273,16 +269,22 @@ def text_and_words(tool: ToolContract, ctx: LintContext | None) -> tuple[str, li
     return text, text_words(text)
 
 
-def _joined(tool: ToolContract) -> str:
-    """This runs for every tool of every lint, so it is a flat loop over plain dicts
-    (exact class checks, a handful of lookups a node, no generators); `tool_texts`
-    with its pointers runs only for the few tools whose text looks suspicious.
+def _read_texts(tool: ToolContract) -> tuple[str, bool, str]:
+    """`_Texts`' entry for one tool.  This runs for every tool of every lint, so it is a flat loop over
+    plain dicts (exact class checks, a handful of lookups a node, no generators); `tool_texts` with its
+    pointers runs only for the few tools whose text looks suspicious.
+
+    The prose is gathered in the same pass, in another order and past `schema_texts`' bounds: it is
+    only searched whole, to rule a tool out (see `find_in_prose`), and a pattern that finds nothing in
+    the prose texts joined by line breaks finds nothing in more of them joined in any order either.
     """
-    out: list[str] = [v for v in (tool.name, tool.title, tool.description) if v.__class__ is str]
-    append = out.append
+    prose: list[str] = [v for v in (tool.title, tool.description) if v.__class__ is str]
+    out: list[str] = [tool.name, *prose] if tool.name.__class__ is str else prose[:]
+    append, add = out.append, prose.append
     annotations = tool.annotations
     if annotations.__class__ is dict and annotations.get("title").__class__ is str:
         append(annotations["title"])
+        add(annotations["title"])
     stack = [s for s in (tool.input_schema, tool.output_schema) if s.__class__ is dict]
     pop, push = stack.pop, stack.append
     budget = 20_000  # nodes; a pathological schema is read whole instead
@@ -292,6 +294,7 @@ def _joined(tool: ToolContract) -> str:
         value = schema.get("description")
         if value.__class__ is str:
             append(value)
+            add(value)
         properties = schema.get("properties")
         if properties.__class__ is dict:
             for name, sub in properties.items():
@@ -304,10 +307,15 @@ def _joined(tool: ToolContract) -> str:
         enum = schema.get("enum")
         if enum.__class__ is list:
             append(repr(enum))
+            prose.extend([v for v in enum if v.__class__ is str])
         if not _RARE_KEYS.isdisjoint(schema):
-            _rare(schema, append, push)
-    text = "\n".join(out).lower() if not stack else repr((tool.raw, tool.input_schema, tool.output_schema)).lower()
-    return text
+            _rare(schema, append, push, add)
+    if stack:
+        everything = repr((tool.raw, tool.input_schema, tool.output_schema)).lower()
+        joined = _joined_prose(tool)
+    else:
+        everything, joined = "\n".join(out).lower(), "\n".join(prose)
+    return (everything, True, joined.lower()) if joined.isascii() else (everything, False, joined)
 
 
 _RARE_KEYS = frozenset(("title", "$comment", "const", "default", "example", "examples", "patternProperties",
@@ -315,14 +323,16 @@ _RARE_KEYS = frozenset(("title", "$comment", "const", "default", "example", "exa
                         "additionalProperties", "not", "if", "then", "else", "contains", "propertyNames"))
 
 
-def _rare(schema: dict, append: Any, push: Any) -> None:
+def _rare(schema: dict, append: Any, push: Any, add: Any) -> None:
     for key in ("title", "$comment"):
         if schema.get(key).__class__ is str:
             append(schema[key])
+            add(schema[key])
     for key in _VALUE_KEYS:
         if key in schema:
             value = schema[key]
             append(value if value.__class__ is str else repr(value))
+            _plain_values(value, 0, lambda pair: add(pair[1]))
     for key in _SCHEMA_MAPS:
         value = schema.get(key)
         if value.__class__ is dict and key != "properties":

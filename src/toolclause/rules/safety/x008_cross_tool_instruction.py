@@ -109,8 +109,9 @@ intercept intercepts redirect redirects behavior behaviour
 """.split())
 
 
-_Names = tuple[frozenset[bytes], dict[bytes, list[str]]]
-"""A list's survey: one word of each identifier-like tool name, and the names holding each of those words."""
+_Names = tuple[frozenset[bytes], dict[bytes, list[tuple[str, str]]]]
+"""A list's survey: one word of each identifier-like tool name, and the names holding each of those words
+(each beside its lower case: a common word in a list of thousands of tools is in scores of names)."""
 
 
 class CrossToolInstruction(Rule):
@@ -128,11 +129,12 @@ class CrossToolInstruction(Rule):
         """The list's identifier-like tool names, by one word of each: the names a text holds are then
         found with one set intersection, not a loop over names."""
         names = {t.name for t in tools if isinstance(t.name, str) and _IDENTIFIER.search(t.name)}
-        by_word: dict[bytes, list[str]] = {}
+        by_word: dict[bytes, list[tuple[str, str]]] = {}
         for name in names:
-            parts = text_words(name.lower())
+            lower = name.lower()
+            parts = text_words(lower)
             if parts:
-                by_word.setdefault(max(parts, key=len), []).append(name)
+                by_word.setdefault(max(parts, key=len), []).append((name, lower))
         return frozenset(by_word), by_word
 
     def check_member(self, tool: ToolContract, names: _Names, ctx: LintContext) -> Iterable[Finding]:
@@ -140,8 +142,9 @@ class CrossToolInstruction(Rule):
         lowered, words = text_and_words(tool, ctx)
         if _DIRECTIVE_WORDS.isdisjoint(words) and not _has_korean_directive(lowered):
             return
-        mentioned = [n for key in keys.intersection(words) for n in by_word[key]
-                     if n != tool.name and n.lower() in lowered]
+        own = tool.name
+        mentioned = [n for key in keys.intersection(words) for n, lower in by_word[key]
+                     if lower in lowered and n != own]
         if not mentioned and "tool" not in lowered and "function" not in lowered:
             return
         for index, text in prose_texts(tool):
