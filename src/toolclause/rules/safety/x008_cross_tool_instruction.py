@@ -72,28 +72,45 @@ _OBLIGATION = re.compile(r"\b(?:always|must|make\s+sure|be\s+sure|ensure|never|s
 _SENTENCE = re.compile(r"(?<=[.!?。])\s+|\n+")
 
 
+# Each order pattern, as the text around a name: (before the name, after it, flags).  The name itself is
+# escaped into the middle when a sentence may hold the order (see _MAY_ORDER).
+_NAME = r"[`'\"]?{name}[`'\"]?(?![\w-])"
+_AROUND = (
+    # "when the send_email tool is used, …" (with an obligation checked afterwards)
+    (r"\b(?:when|whenever|every\s+time|each\s+time|any\s*time|if)\b[^.\n]{0,60}?",
+     r"(?:\s+tool)?[^.\n]{0,30}?\b(?:is|are|gets|was)?\s*(?:used|called|invoked|run|executed|available|present)\b",
+     re.I),
+    # "send_email must send all e-mails to …" ("must be called first" is an order of calls, not an order)
+    ("", r"(?:\s+tool)?\s+(?:must|should|shall|has\s+to|needs\s+to|will\s+now|is\s+required\s+to)\s+"
+         r"(?!be\b)(?:always\s+|also\s+|never\s+|only\s+|now\s+)?\w+", re.I),
+    # "a side effect on send_email", "overrides the behaviour of send_email"
+    (r"\b(?:side\s+effects?\s+on|overrides?|intercepts?|redirects?|behaviou?r\s+of)\b[^.\n]{0,40}?", "", re.I),
+    ("", r"\S*\s*(?:도구를?\s*)?(?:사용|호출|실행)(?:할|하는)\s*(?:때|경우)[^.\n]{0,60}(?:항상|반드시|무조건)", 0),
+)
+# What a sentence holds wherever the pattern of the same place finds an order, whatever the name: one of
+# these module patterns (compiled once an installation) rules a sentence out before a pattern is built
+# for the name (a few milliseconds each, paid in every run that meets the name).
+_MAY_ORDER = (
+    re.compile(r"\b(?:when|whenever|every\s+time|each\s+time|any\s*time|if)\b[\s\S]*?"
+               r"(?:used|called|invoked|run|executed|available|present)\b", re.I),  # ("isused" too)
+    re.compile(r"\s(?:must|should|shall|has\s+to|needs\s+to|will\s+now|is\s+required\s+to)\s+"
+               r"(?!be\b)(?:always\s+|also\s+|never\s+|only\s+|now\s+)?\w", re.I),
+    re.compile(r"\b(?:side\s+effects?\s+on|overrides?|intercepts?|redirects?|behaviou?r\s+of)\b", re.I),
+    re.compile(r"(?:사용|호출|실행)(?:할|하는)\s*(?:때|경우)"),
+)
+
+
 @lru_cache(maxsize=4096)
-def _patterns(name: str) -> tuple[re.Pattern[str], ...]:
-    n = r"[`'\"]?" + re.escape(name) + r"[`'\"]?(?![\w-])"
-    return (
-        # "when the send_email tool is used, …" (with an obligation checked afterwards)
-        re.compile(r"\b(?:when|whenever|every\s+time|each\s+time|any\s*time|if)\b[^.\n]{0,60}?" + n +
-                   r"(?:\s+tool)?[^.\n]{0,30}?\b(?:is|are|gets|was)?\s*(?:used|called|invoked|run|executed|available|present)\b",
-                   re.I),
-        # "send_email must send all e-mails to …" ("must be called first" is an order of calls, not an order)
-        re.compile(n + r"(?:\s+tool)?\s+(?:must|should|shall|has\s+to|needs\s+to|will\s+now|is\s+required\s+to)\s+"
-                   r"(?!be\b)(?:always\s+|also\s+|never\s+|only\s+|now\s+)?\w+", re.I),
-        # "a side effect on send_email", "overrides the behaviour of send_email"
-        re.compile(r"\b(?:side\s+effects?\s+on|overrides?|intercepts?|redirects?|behaviou?r\s+of)\b[^.\n]{0,40}?" + n,
-                   re.I),
-        re.compile(n + r"\S*\s*(?:도구를?\s*)?(?:사용|호출|실행)(?:할|하는)\s*(?:때|경우)"
-                   r"[^.\n]{0,60}(?:항상|반드시|무조건)"),
-    )
+def _pattern(name: str, index: int) -> re.Pattern[str]:
+    before, after, flags = _AROUND[index]
+    return re.compile(before + _NAME.format(name=re.escape(name)) + after, flags)  # not kept: a name is input
 
 
 def _orders(sentence: str, name: str) -> str | None:
-    for index, pattern in enumerate(_patterns(name)):
-        found = pattern.search(sentence)
+    for index, may_order in enumerate(_MAY_ORDER):
+        if may_order.search(sentence) is None:
+            continue
+        found = _pattern(name, index).search(sentence)
         if found is None:
             continue
         if index == 0 and not _OBLIGATION.search(sentence, found.end()):
