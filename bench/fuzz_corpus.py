@@ -1,6 +1,6 @@
 """Fuzz a Toolbox of real corpus tools (echo functions): what each mistake kind does at the gate.
 
-The first N distinct tools of the BFCL pool (../shared/corpora/bfcl/tools.jsonl), after
+The first N distinct tools of the BFCL pool (the corpus's bfcl/tools.jsonl), after
 S002's safe type repairs (`"dict"` → `"object"`), each registered with a function that
 echoes its arguments, are fuzzed with `toolclause.workflow.fuzz.fuzz_toolbox`.  Prints,
 per mistake kind, the calls sent, how many the gate handled as it must, how many failed a

@@ -12,7 +12,7 @@ a default), one JSON string of arguments, each path timed in the same process:
   MCP SDK MCPServer path   mcp 2.x: Tool.from_function(fn).fn_metadata.validate_arguments(json.loads(s))
                            (pre_parse_json + the pydantic argument model: what MCPServer runs before the tool)
 
-Targets (DESIGN.md): Toolbox.call ≤ 2× the jsonschema-rs baseline; ≥ 10× faster
+Targets: Toolbox.call ≤ 2× the jsonschema-rs baseline; ≥ 10× faster
 than python-jsonschema.  Figures only, nothing asserts.
 
     .venv/bin/python bench/gate.py [--seconds 0.5] [--repeat 5]

@@ -18,7 +18,7 @@ PostgreSQL runs twice: as configured by default (a claim waits for its commit to
 disk; every other change does not) and with `?synchronous_commit=off` (claims do not wait
 either).  Redis runs as the server is configured; the CI server keeps nothing on disk.
 
-Targets (DESIGN.md): SQLite ≥ 1,000 new keys/s and ≥ 10,000 replays/s; Redis and PostgreSQL at
+Targets: SQLite ≥ 1,000 new keys/s and ≥ 10,000 replays/s; Redis and PostgreSQL at
 least as fast as Powertools on Redis.  Figures only, nothing asserts.
 
     .venv/bin/python bench/idempotency.py [--seconds 3] [--rounds 3] [--stores sqlite,redis,postgresql]

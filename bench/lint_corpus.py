@@ -1,9 +1,9 @@
-"""Lint benchmark: toolclause over ../shared/corpora, side by side with the two strongest other linters.
+"""Lint benchmark: toolclause over a corpus of real tools, side by side with the two strongest other linters.
 
     .venv/bin/python bench/lint_corpus.py [--corpora PATH] [--targets all] [--per-rule] [--profile]
                                           [--no-competitors] [--repeat N] [--clock cpu|wall]
 
-Prints figures as tables and asserts nothing (DESIGN.md: no benchmark is a test).
+Prints figures as tables and asserts nothing (no benchmark is a test).
 Everything runs pinned to one core.  What is measured, and the caveats: bench/README.md.
 """
 
@@ -36,8 +36,8 @@ from toolclause.model import ToolContract  # noqa: E402
 from toolclause.rules import ALL_RULES  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
-TARGET_SECONDS = 4.0  # DESIGN.md: the whole corpus, every non-target rule, one core
-TARGET_RATIO = 3.0    # DESIGN.md: at least 3x the tools/s of the fastest other linter
+TARGET_SECONDS = 4.0  # the target: the whole corpus, every non-target rule, one core
+TARGET_RATIO = 3.0    # the target: at least 3x the tools/s of the fastest other linter
 CLOCKS = {"cpu": time.process_time, "wall": time.perf_counter}
 clock = CLOCKS["cpu"]  # set from --clock in main()
 REPEAT_BUDGET_S = 25.0  # a measurement stops repeating once its runs have taken this long (keeps `make bench` short)

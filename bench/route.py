@@ -1,6 +1,6 @@
 """Tool routing on the BFCL pool: recall@k and latency of `toolclause.routing` beside plain BM25.
 
-Indexes every tool of ../shared/corpora/bfcl/tools.jsonl (2,057 names; definitions that
+Indexes every tool of the corpus's bfcl/tools.jsonl (2,057 names; definitions that
 share a name are one entry), routes every request of queries.jsonl against the whole
 pool, and prints recall@1/3/5/10 (the share of a request's answer functions in its
 top k, averaged over requests that have answers), the median and p95 time per request,

@@ -12,7 +12,7 @@ The servers, each in a process of its own, on this machine:
 
 One client (the official SDK's ClientSession over streamable_http_client) calls each the same way:
 warm-up calls, then N sequential calls (round-trip latency: median, p95) and N calls from C concurrent
-sessions (calls/s).  Target (DESIGN.md): toolclause serve at most 1.2× the plain server's latency.
+sessions (calls/s).  Target: toolclause serve at most 1.2× the plain server's latency.
 Figures only, nothing asserts.
 
     .venv/bin/python bench/serve.py [--calls 300] [--concurrency 4]

@@ -84,6 +84,15 @@ def test_the_command_line_exits_2_on_a_discovered_wrong_setting(tmp_path: Path, 
     assert says in result.output and "pyproject.toml" in result.output
 
 
+def test_pyproject_tables_pasted_into_toolclause_toml_are_told_to_drop_the_prefix(tmp_path: Path):
+    (tmp_path / "toolclause.toml").write_text('[tool.toolclause]\nselect = ["ALL"]\n\n'
+                                              '[tool.toolclause.rules.D002]\nmin-length = 30\n')
+    result = _lint_in(tmp_path)
+    assert result.exit_code == 2, result.output
+    assert "toolclause.toml" in result.output and "drop 'tool.toolclause'" in result.output
+    assert "toolset" not in result.output  # not the did-you-mean of the unknown key 'tool'
+
+
 @pytest.mark.parametrize("option, value, code", [
     ("select", ["S003", "X999"], "X999"), ("ignore", ["D0099"], "D0099"), ("select", "S003,Q", "Q"),
     ("ignore", iter(["C0001"]), "C0001")])
@@ -109,3 +118,21 @@ def test_the_python_api_takes_codes_and_prefixes_in_any_case():
             "inputSchema": {"type": "object", "properties": {}, "required": ["id"]}}
     assert [d.code for d in toolclause.lint(tool, select=["s003"])] == ["S003"]
     assert [d.code for d in toolclause.lint(tool, select="S0", ignore={"S001"})] == ["S003"]
+
+
+@pytest.mark.parametrize("command, target, says", [
+    ("lint", "openai-chat", "lint checks what it sends with --target openai or openai-strict"),
+    ("export", "openai-strict", "--target openai-chat --strict or --target openai-responses --strict"),
+    ("export", "anthropic-strict", "export writes it with --target anthropic --strict"),
+    ("export", "openai", "--target openai-chat or --target openai-responses"),
+])
+def test_a_target_of_the_other_command_is_answered_with_this_ones(tmp_path: Path, command, target, says):
+    # lint names strictness as a target, export as a flag: each says how the other's name is written here
+    result = CliRunner().invoke(cli, [command, WEATHER, "--target", target])
+    assert result.exit_code == 2, result.output
+    assert says in result.output
+
+
+def test_an_unknown_target_gets_no_such_hint():
+    result = CliRunner().invoke(cli, ["export", WEATHER, "--target", "bogus"])
+    assert result.exit_code == 2 and "'bogus' is not one of" in result.output and "lint target" not in result.output

@@ -101,3 +101,23 @@ def test_snapshot_saves_a_configured_server_and_names_the_choices_when_unnamed(t
     assert unnamed.exit_code == 2 and "name one" in unnamed.output and not (tmp_path / "x.json").exists()
     both = CliRunner().invoke(cli, ["snapshot", "--mcp-config", str(config), "--url", "http://x", "-o", "y.json"])
     assert both.exit_code == 2 and "one of them" in both.output
+
+
+def test_a_client_config_linted_as_a_file_is_pointed_to_mcp_config(tmp_path: Path):
+    # the shape is named, and the option that reads it, not --input-format (no input format reads it)
+    plain = tmp_path / "claude_desktop_config.json"
+    plain.write_text(json.dumps({"mcpServers": {"files": {"command": "npx", "args": ["server-files"]}}}))
+    result = CliRunner().invoke(cli, ["lint", str(plain)])
+    assert result.exit_code == 2
+    assert "an MCP client's configuration" in result.output and f"--mcp-config {plain}" in result.output
+    assert "--input-format" not in result.output
+    # with the comments clients allow, the JSON error says where, and which option allows them
+    commented = tmp_path / "mcp.json"
+    commented.write_text('{\n  // the servers\n  "servers": {"files": {"command": "npx"}}\n}')
+    result = CliRunner().invoke(cli, ["lint", str(commented)])
+    assert result.exit_code == 2
+    assert "invalid JSON at line 2, column 3" in result.output and "--mcp-config" in result.output
+    # a tool file of another name with the same mistake gets no such hint
+    tools = tmp_path / "tools.json"
+    tools.write_text('[\n  // a tool\n]')
+    assert "--mcp-config" not in CliRunner().invoke(cli, ["lint", str(tools)]).output

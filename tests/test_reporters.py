@@ -133,7 +133,9 @@ def _check_junit_structure(root: ET.Element) -> None:
 
 
 def test_junit_has_a_case_per_tool_and_one_failure_per_tool_with_its_findings():
-    root = ET.fromstring(REPORTERS["junit"](make_run()).encode("utf-8"))
+    run = make_run()
+    run.fail_on = "warning"
+    root = ET.fromstring(REPORTERS["junit"](run).encode("utf-8"))
     _check_junit_structure(root)
     suites = {s.get("name"): s for s in root.findall("testsuite")}
     weather = suites["tools/weather.json"]
@@ -156,13 +158,31 @@ def test_junit_has_a_case_per_tool_and_one_failure_per_tool_with_its_findings():
     assert "\x01" not in ET.tostring(root, encoding="unicode")
 
 
-def test_junit_one_finding_is_its_own_message_and_a_tool_with_only_warnings_fails():
+def test_junit_one_finding_is_its_own_message_and_a_tool_with_only_warnings_fails_on_warnings():
     run = make_run()
     run.report.diagnostics[:] = [run.report.diagnostics[1]]
+    run.fail_on = "warning"
     root = ET.fromstring(REPORTERS["junit"](run).encode("utf-8"))
     _check_junit_structure(root)
     failure = root.find("testsuite/testcase/failure")
     assert failure.get("type") == "warning" and failure.get("message") == "C001: 50% open, a:b, c\nnext line"
+
+
+@pytest.mark.parametrize("fail_on, failing", [("error", ["S003"]), ("warning", ["S003", "C001"]),
+                                              ("info", ["S003", "C001"]), ("never", [])])
+def test_junit_fails_a_tool_exactly_when_its_findings_fail_the_run(fail_on, failing):
+    # a dashboard shows a failed test when, and only when, the run exits 1 (--fail-on, errors by default)
+    run = make_run()
+    run.fail_on = fail_on
+    root = ET.fromstring(REPORTERS["junit"](run).encode("utf-8"))
+    _check_junit_structure(root)
+    weather = root.find("testsuite/testcase")
+    failure, output = weather.find("failure"), weather.find("system-out")
+    shown_failing = [] if failure is None else [t.split()[0] for t in failure.text.split("\n\n")]
+    shown_output = [] if output is None else [t.split()[0] for t in output.text.split("\n\n")]
+    assert shown_failing == failing and sorted(shown_failing + shown_output) == ["C001", "S003"]
+    search = root.findall("testsuite")[1].find("testcase")  # the tool with an info finding only
+    assert (search.find("failure") is not None) == (fail_on == "info")
 
 
 # --------------------------------------------------------------------------- sarif

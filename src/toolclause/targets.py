@@ -109,6 +109,27 @@ EXPORT_TARGETS: dict[str, ExportTarget] = {t.name: t for t in (
     ExportTarget("a2a", "a2a"),
 )}
 
+
+
+def other_command_target(name: str, command: str) -> str | None:
+    """What to write instead when a name of the other command's targets is given (lint's `openai-strict`
+    to export, export's `openai-chat` to lint): they name providers differently, and strictness is a
+    lint target but an export flag."""
+    if command == "lint" and name in EXPORT_TARGETS:
+        target = EXPORT_TARGETS[name]
+        checks = [t for t in (target.lint_as, target.strict_lint_as) if t]
+        if not checks:
+            return None
+        shown = " or ".join(dict.fromkeys(checks))
+        return f"'{name}' is an export target; lint checks what it sends with --target {shown}"
+    if command == "export" and name in LINT_TARGETS:
+        exports = [n for n, t in EXPORT_TARGETS.items() if name in (t.lint_as, t.strict_lint_as)]
+        strict = " --strict" if name.endswith("-strict") else ""
+        return (f"'{name}' is a lint target; export writes it with "
+                + " or ".join(f"--target {n}{strict}" for n in exports)) if exports else None
+    return None
+
+
 # the name rules by lint target ("default" when none is selected), as N001, N005 and the exporters look them up
 TOOL_NAME_RULES: dict[str, NameRule] = {"default": PORTABLE_TOOL_NAMES,
                                         **{t.name: t.tool_names for t in LINT_TARGETS.values()}}

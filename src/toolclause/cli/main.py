@@ -153,6 +153,17 @@ def _comma_choice(ctx: click.Context, param: click.Parameter, value: str | None)
     return value.strip() if value is not None else None
 
 
+def _export_target(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    """click.Choice's check, and where a lint target was given (`openai-strict`), the export that writes it."""
+    if value in EXPORT_TARGETS:
+        return value
+    from ..targets import other_command_target
+
+    other = other_command_target(value, "export")
+    raise click.BadParameter(f"{value!r} is not one of {', '.join(map(repr, EXPORT_TARGETS))}"
+                             + (f"; {other}" if other else ""))
+
+
 # Set by console(), the executable, which leaves with os._exit: a large run's findings and tools are then kept
 # here rather than freed one by one as the command returns (about 0.07 s on 13,000 tools).
 _leaving_at_once = False
@@ -393,7 +404,8 @@ def diff_command(old: str, new: str, output_format: str, fail_on: str) -> None:
 
 @cli.command("export")
 @click.argument("paths", nargs=-1)
-@click.option("--target", required=True, type=click.Choice(list(EXPORT_TARGETS)), help="The protocol shape to write.")
+@click.option("--target", required=True, callback=_export_target, metavar=f"[{'|'.join(EXPORT_TARGETS)}]",
+              help="The protocol shape to write.")
 @click.option("--strict", is_flag=True, help="Project the schemas into the provider's strict subset.")
 @click.option("--output", "-o", metavar="FILE|DIR",
               help="Write to FILE, or into DIR (the payload and, when names moved, <target>.names.json).")

@@ -345,7 +345,7 @@ def run_lint(request: LintRequest, progress: Progress | None = None) -> tuple[Li
         tools_by_file.setdefault(tool.origin.file, []).append(tool.name)
     run = LintRun(report=report, tools_by_file=tools_by_file, hidden_by_baseline=hidden, fixes=fixes,
                   baseline_written=request.write_baseline, cwd=request.cwd, statistics=request.statistics,
-                  notes=notes)
+                  notes=notes, fail_on=config.fail_on)
     return run, config
 
 

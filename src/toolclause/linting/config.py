@@ -33,7 +33,7 @@ from ..model import Severity
 from ..rules import CODES
 from ..rules.options import RuleOptionError, check_rule_tables
 from ..suggest import closest
-from ..targets import LINT_ALIASES, LINT_TARGETS
+from ..targets import LINT_ALIASES, LINT_TARGETS, other_command_target
 
 ENGINE_CODES = ("S001",)  # reported by the engine itself (schema too deep), as well as by a registered rule
 # the budgets rules read (P004, P005, P006), each a positive whole number
@@ -126,8 +126,9 @@ def parse_targets(value: Any) -> frozenset[str]:
         elif name in LINT_TARGETS:
             out.add(name)
         else:
-            raise ConfigError(f"unknown target {name!r}; choose from {', '.join(LINT_TARGETS)} "
-                              f"or {', '.join(LINT_ALIASES)}")
+            other = other_command_target(name, "lint")
+            raise ConfigError(f"unknown target {name!r}; {other + '; ' if other else ''}choose from "
+                              f"{', '.join(LINT_TARGETS)} or {', '.join(LINT_ALIASES)}")
     return frozenset(out)
 
 
@@ -170,6 +171,12 @@ def config_from_mapping(data: Mapping[str, Any], source: str | None = None) -> L
              "exclude"}
     unknown = sorted(set(data) - known)
     where = source or "configuration"
+    nested = data.get("tool")
+    if unknown == ["tool"] and isinstance(nested, Mapping) and "toolclause" in nested:
+        # pyproject.toml's [tool.toolclause] tables pasted into toolclause.toml, where the keys stand at the top
+        raise ConfigError(f"{where}: [tool.toolclause…] tables belong in pyproject.toml; in this file the same "
+                          f"keys stand at the top: drop 'tool.toolclause' from every table name ([rules.D002], not "
+                          f"[tool.toolclause.rules.D002])")
     if unknown:
         hint = closest(unknown[0], sorted(known))
         raise ConfigError(f"{where}: unknown key(s) {', '.join(unknown)}"

@@ -443,6 +443,16 @@ def detect_tool_format(obj: Mapping[str, Any]) -> str | None:
     return None
 
 
+def _lists_mcp_servers(obj: dict) -> bool:
+    """`mcpServers` (Claude Desktop, Cursor) or `servers` (VS Code) holding entries that start a server."""
+    for key in ("mcpServers", "servers"):
+        table = obj.get(key)
+        if isinstance(table, dict) and table and all(
+                isinstance(entry, dict) and ("command" in entry or "url" in entry) for entry in table.values()):
+            return True
+    return False
+
+
 def read_tool(obj: Any, origin: Origin, fmt: str | None = None) -> ToolContract:
     if not isinstance(obj, dict):
         raise ShapeError("not-an-object", f"expected a tool object, found {type(obj).__name__}")
@@ -454,6 +464,9 @@ def read_tool(obj: Any, origin: Origin, fmt: str | None = None) -> ToolContract:
             raise ShapeError("not-a-tool", f"not a tool definition: it has a name and a description, but no "
                                            f"parameters and keys no tool has ({others}); if it is a tool, name "
                                            f"its shape with --input-format function")
+        if _lists_mcp_servers(obj):
+            raise ShapeError("not-a-tool", f"an MCP client's configuration, not tool definitions (keys: {keys}); "
+                                           f"lint the servers it starts with --mcp-config {origin.file or 'FILE'}")
         raise ShapeError("not-a-tool", f"not a tool definition in any known shape (keys: {keys}); "
                                        f"name the shape with --input-format")
     reader = READERS.get(fmt)

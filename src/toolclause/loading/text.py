@@ -106,8 +106,8 @@ def parse_json(text: str, file: str, duplicates: list[DuplicateKey] | None = Non
     except json.JSONDecodeError as exc:
         if _nesting_depth_exceeds(text, MAX_NESTING):
             return None, too_deep
-        return None, Unreadable("invalid-json", f"invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}",
-                                file=file)
+        return None, Unreadable("invalid-json", f"invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}"
+                                                f"{_client_configuration_hint(file)}", file=file)
     except RecursionError:
         if _nesting_depth_exceeds(text, MAX_NESTING):
             return None, too_deep
@@ -119,6 +119,16 @@ def parse_json(text: str, file: str, duplicates: list[DuplicateKey] | None = Non
     if _parsed_json_nesting_exceeds(text, MAX_NESTING):
         return None, too_deep
     return doc, None
+
+
+# The files MCP clients keep their servers in: JSON with comments, which lint reads with --mcp-config.
+_CLIENT_CONFIGURATIONS = ("mcp.json", "claude_desktop_config.json")
+
+
+def _client_configuration_hint(file: str | None) -> str:
+    name = (file or "").replace("\\", "/").rsplit("/", 1)[-1]
+    return ("; if this is an MCP client's configuration, lint the servers it starts with --mcp-config "
+            f"{file} (which allows comments)") if name in _CLIENT_CONFIGURATIONS else ""
 
 
 def _number_too_long(exc: ValueError, file: str) -> Unreadable:

@@ -46,6 +46,7 @@ class LintRun:
     cwd: str = field(default_factory=os.getcwd)
     statistics: bool = False  # --statistics: a count per code after the findings
     notes: list[str] = field(default_factory=list)  # advice about the run itself (an old baseline)
+    fail_on: str = "error"  # --fail-on: the findings that fail the run (JUnit shows only those as failures)
 
     def relative_path(self, file: str | None) -> str:
         """A path for reports that want one relative to the working directory, '/' separated."""

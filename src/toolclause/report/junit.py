@@ -1,6 +1,7 @@
 """`--format junit`: JUnit XML for CI dashboards — a testsuite per file, a testcase per
-tool, and one failure per tool that has warnings or errors, listing them all (info findings
-are the testcase's output, not a failure); an unreadable file or record is an error.
+tool, and one failure per tool that has findings that fail the run (`--fail-on`: errors by
+default), listing them all; its other findings are the testcase's output, so a dashboard
+shows a failed test exactly when the run exits 1.  An unreadable file or record is an error.
 
 Built with ElementTree so escaping is always right; characters XML 1.0 cannot
 carry at all (control characters from a tool's description) are replaced.
@@ -43,15 +44,19 @@ def _failure_message(failing: list[Diagnostic]) -> str:
     return f"{plural(len(failing), 'finding')}: " + ", ".join(parts)
 
 
-def _add_case(suite: ET.Element, classname: str, tool: str, diagnostics: list[Diagnostic]) -> bool:
-    """One testcase for one tool: one failure with its warnings and errors, its info findings as output."""
+def _fails(d: Diagnostic, fail_on: str) -> bool:
+    return fail_on != "never" and d.severity >= Severity.parse(fail_on)
+
+
+def _add_case(suite: ET.Element, classname: str, tool: str, diagnostics: list[Diagnostic], fail_on: str) -> bool:
+    """One testcase for one tool: one failure with the findings that fail the run, the others as output."""
     case = ET.SubElement(suite, "testcase", name=_clean(tool), classname=_clean(classname))
-    failing = sorted((d for d in diagnostics if d.severity >= Severity.WARNING), key=lambda d: -d.severity)
+    failing = sorted((d for d in diagnostics if _fails(d, fail_on)), key=lambda d: -d.severity)
     if failing:
         failure = ET.SubElement(case, "failure", message=_clean(_failure_message(failing)),
                                 type=failing[0].severity.label)
         failure.text = _clean("\n\n".join(_finding_text(d) for d in failing))
-    notes = [d for d in diagnostics if d.severity < Severity.WARNING]
+    notes = sorted((d for d in diagnostics if not _fails(d, fail_on)), key=lambda d: -d.severity)
     if notes:
         output = ET.SubElement(case, "system-out")
         output.text = _clean("\n\n".join(_finding_text(d) for d in notes))
@@ -78,7 +83,7 @@ def build(run: LintRun) -> ET.Element:
         failures = errors = tests = 0
         for tool, diagnostics in tools.items():
             tests += 1
-            failures += _add_case(suite, classname, tool, diagnostics)
+            failures += _add_case(suite, classname, tool, diagnostics, run.fail_on)
         for problem in unreadable.get(file, []):
             tests += 1
             errors += 1
