@@ -137,6 +137,17 @@ def test_x005_read_only_hint_on_a_write():
     assert lint(tool("orders", "주문을 생성합니다.", annotations={"readOnlyHint": True}), "X005")
 
 
+def test_x005_a_verb_in_the_name_is_a_subject_when_title_and_description_say_it_reads():
+    # Azure MCP's extension_cli_install, titled "Get CLI installation instructions": it only returns text
+    instructions = tool("extension_cli_install", "Provide installation instructions for the Azure CLI.",
+                        annotations={"readOnlyHint": True, "title": "Get CLI installation instructions"})
+    assert not lint(instructions, "X005")
+    # a read verb first is not enough where the text also changes things, nor a title alone that says nothing
+    assert lint(tool("delete_file", "Gets the file and deletes it.", annotations={"readOnlyHint": True}), "X005")
+    assert lint(tool("install_package", "Installs a package.",
+                     annotations={"readOnlyHint": True, "title": "Package installer"}), "X005")
+
+
 def test_x005_destructive_read_only():
     both = lint(tool("get_user", "Returns a user.", annotations={"readOnlyHint": True, "destructiveHint": True}),
                 "X005")

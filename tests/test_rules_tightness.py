@@ -42,6 +42,20 @@ def test_c001_free_form_nested_object_is_reported_without_a_safe_fix():
     assert not d.fix.safe and not d.fix.edits
 
 
+def test_c001_empty_properties_beside_additional_true_is_a_bag_of_the_callers_keys():
+    # desktop-commander's write_pdf options: {"properties": {}, "additionalProperties": true} is open on
+    # purpose; closing it (the open-object advice) would accept only {}
+    bag = {"type": "object", "properties": {}, "additionalProperties": True}
+    schema = {"type": "object", "additionalProperties": False, "properties": {
+        "options": bag, "described": {**bag, "description": "Renderer options: any of its keys"},
+        "empty": {"type": "object", "properties": {}}}}
+    found = {d.pointer.rsplit("/", 1)[-1]: d for d in _codes(_tool(schema), "C001")}
+    assert set(found) == {"options", "empty"}
+    assert "free-form by design" in found["options"].message and not found["options"].fix.edits
+    # an empty map with no word of being open still reads as an object that forgot to close
+    assert found["empty"].fix.safe and found["empty"].fix.edits[0].value is False
+
+
 @pytest.mark.parametrize("schema", [
     {"type": "object", "properties": {}, "additionalProperties": False},
     {"type": "object", "properties": {}, "additionalProperties": {"type": "string"}},   # a typed map
@@ -182,3 +196,22 @@ def test_a_schema_ten_thousand_levels_deep_is_walked_to_the_limit_only():
     found = toolclause.lint([tool], select=["C", "P"], targets=["all"])
     # the walker stops at 64 levels, so C001 sees at most 65 objects
     assert 0 < sum(d.code == "C001" for d in found) <= 65
+
+
+def test_c005_is_quiet_where_negative_values_are_documented_and_names_only_real_mistakes():
+    # desktop-commander's read_file: "'offset' (start line) … Negative: Read last N lines from end"
+    tail = {"name": "read_file", "description": "Reads a file.\n- 'offset' (start line, default: 0)\n"
+                                                "  * Positive: Start from line N\n  * Negative: Read last N lines",
+            "inputSchema": {"type": "object", "properties": {"offset": {"type": "number", "default": 0}}}}
+    assert _codes(tail, "C005") == []
+    example = _tool({"type": "object", "properties": {
+        "skip": {"type": "integer", "description": "skip: -5 → the last 5"}}})
+    assert _codes(example, "C005") == []
+    # negatives refused are no meaning: still a missing bound, and 0 is not named as the mistake for an offset
+    for words in ("Must be a non-negative integer.", "Must not be negative.", "Negative values are rejected."):
+        (d,) = _codes(_tool({"type": "object", "properties": {"offset": {"type": "integer", "description": words}}}),
+                      "C005")
+        assert '"minimum": 0' in d.message and "may send a negative number or a huge one" in d.message
+        assert "may send 0" not in d.message
+    (d,) = _codes(_tool({"type": "object", "properties": {"limit": {"type": "integer"}}}), "C005")
+    assert "may send 0, a negative number" in d.message  # for a limit, 0 is a mistake

@@ -42,10 +42,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ... import _lazy_re as re
-from ...lexicon import identifier_words
+from ...lexicon import VerbClass, identifier_words, text_words, verb_class
 from ...model import Severity, ToolContract
 from ..base import Finding, LintContext, Rule
-from ._actions import hint, normalised
+from ._actions import description_action, hint, normalised
 from ._analysis import analyse, only_reads
 from ._words import CONTENT_PARAMS, EXEC_VERBS
 
@@ -70,6 +70,22 @@ def runs_anything(tool: ToolContract) -> str | None:
     return None
 
 
+_CHANGES = VerbClass.WRITE | VerbClass.DESTRUCTIVE | VerbClass.IRREVERSIBLE
+_FIRST_SENTENCE = re.compile(r"(?<=[.!?。])\s|\n")
+
+
+def _text_says_it_reads(tool: ToolContract) -> bool:
+    """The title or the description opens with a read verb, and no first sentence of theirs holds a word
+    that changes things: with readOnlyHint: true the author has then said twice that the tool reads, and a
+    verb in its name (`extension_cli_install`, "Get CLI installation instructions") names its subject."""
+    annotations = tool.annotations if isinstance(tool.annotations, dict) else {}
+    texts = [t for t in (tool.title, annotations.get("title"), tool.description) if isinstance(t, str) and t.strip()]
+    if not any((found := description_action(t)) is not None and found[1] == VerbClass.READ for t in texts):
+        return False
+    return not any(verb_class(word) & _CHANGES for text in texts
+                   for word in text_words(_FIRST_SENTENCE.split(text.strip(), 1)[0][:300]))
+
+
 class ContradictoryAnnotations(Rule):
     code = "X005"
     name = "contradictory-annotations"
@@ -83,6 +99,8 @@ class ContradictoryAnnotations(Rule):
         if read_only is True:
             analysis = analyse(tool, ctx)
             action = None if analysis.preview else analysis.changes  # a preview shows what would happen
+            if action is not None and action.where == "name" and _text_says_it_reads(tool):
+                action = None  # `extension_cli_install`, titled "Get CLI installation instructions"
             if action is not None:
                 yield Finding("/annotations/readOnlyHint", (
                     f"'{tool.name}' is annotated readOnlyHint: true but changes things ({action.says()}); "

@@ -172,6 +172,10 @@ class OpenObject(Rule):
         how = "says additionalProperties: true" if extra is True else \
             "has additionalProperties: {}" if explicit else "has no \"additionalProperties\": false"
         has_props = _declares_properties(schema) or isinstance(schema.get("patternProperties"), dict)
+        if explicit and has_props and not schema.get("properties") and not schema.get("patternProperties"):
+            # "properties": {} beside an explicit "additionalProperties": true is a bag of the caller's keys,
+            # as open as one with no "properties" at all: closing it would accept only {}
+            has_props = False
         if _keys_elsewhere(schema):
             return Finding(pointer, f"{label} is an open object ({how}); its keys also come from a composition or "
                                     f"$ref, so close it with \"unevaluatedProperties\": false rather than "

@@ -102,6 +102,36 @@ def _cache_age(name: str, description: str) -> bool:
     return prefixed and not _A_PERSON.search(description)
 
 
+_NEGATIVE = re.compile(r"\bnegative\b|(?<![\w.-])-\d", re.I)
+# "non-negative", "must not be negative", "negative values are rejected": negatives refused, not given a meaning
+_REFUSED_BEFORE = re.compile(r"(?:\bnon[- ]?|\bnot (?:be )?|\bnever (?:be )?|\bcannot be |n't be |\bno )$", re.I)
+_REFUSED_AFTER = re.compile(r"^[\w ]{0,20}?\b(?:not allowed|invalid|rejected|refused|error)", re.I)
+_AFTER_NAME = 300  # characters of a tool's description read after a property's name, for what it says of it
+
+
+def _gives_negatives_a_meaning(text: str, start: int = 0, end: int | None = None) -> bool:
+    for found in _NEGATIVE.finditer(text, start, len(text) if end is None else end):
+        if found.group(0)[0] == "-":
+            return True  # an example call with a negative value
+        if not (_REFUSED_BEFORE.search(text[max(0, found.start() - 16):found.start()])
+                or _REFUSED_AFTER.search(text[found.end():found.end() + 40])):
+            return True
+    return False
+
+
+def _negatives_documented(name: str, description: str, tool_description: object) -> bool:
+    """The property's description, or the tool's where it speaks of the property, gives negative values a
+    meaning (`'offset' … Negative: read the last N lines`, `offset: -20 → the last 20 lines`)."""
+    if _gives_negatives_a_meaning(description):
+        return True
+    if not isinstance(tool_description, str) or name not in tool_description:
+        return False
+    for mention in re.finditer(r"(?<![\w-])" + re.escape(name) + r"(?![\w-])", tool_description):
+        if _gives_negatives_a_meaning(tool_description, mention.end(), mention.end() + _AFTER_NAME):
+            return True
+    return False
+
+
 def name_tokens(name: str) -> list[str]:
     """'maxResults' → ['max', 'results']; 'top_k' → ['top', 'k']."""
     return [t.lower() for t in _TOKEN.findall(name)]
@@ -168,6 +198,8 @@ class UnboundedNumber(Rule):
                 return
             why = f"its description says it is a count or limit ('{found.group(0).strip()}')"
             low = high = None
+        if _negatives_documented(name, description, tool.description):
+            return  # "Negative: read the last N lines": a lower bound would refuse a documented call
         stated = stated_bounds(description) if description else None
         if stated is not None:
             stated_low, stated_high, words = stated
@@ -175,7 +207,9 @@ class UnboundedNumber(Rule):
             high = stated_high
             advice = f"the description says '{words}' but the schema does not enforce it"
         else:
-            advice = "a model may send 0, a negative number or a huge one"
+            # 0 is only a mistake where the smallest sensible value is 1 (an offset or a retry count may be 0)
+            advice = ("a model may send a negative number or a huge one" if low == 0 else
+                      "a model may send 0, a negative number or a huge one")
         kind = json.dumps(schema.get("type"))
         if low is None or high is None:
             yield Finding(node.pointer, f"'{name}' ({kind}) has no minimum or maximum; {why}, and {advice}: add a "
