@@ -153,15 +153,19 @@ def _comma_choice(ctx: click.Context, param: click.Parameter, value: str | None)
     return value.strip() if value is not None else None
 
 
-def _export_target(ctx: click.Context, param: click.Parameter, value: str) -> str:
-    """click.Choice's check, and where a lint target was given (`openai-strict`), the export that writes it."""
-    if value in EXPORT_TARGETS:
-        return value
-    from ..targets import other_command_target
+class _ExportTarget(click.Choice):
+    """click.Choice, and where a lint target was given (`openai-strict`), the export that writes it."""
 
-    other = other_command_target(value, "export")
-    raise click.BadParameter(f"{value!r} is not one of {', '.join(map(repr, EXPORT_TARGETS))}"
-                             + (f"; {other}" if other else ""))
+    def convert(self, value: object, param: click.Parameter | None, ctx: click.Context | None) -> object:
+        try:
+            return super().convert(value, param, ctx)
+        except click.BadParameter as exc:
+            from ..targets import other_command_target
+
+            other = other_command_target(str(value), "export")
+            if other is None:
+                raise
+            raise click.BadParameter(f"{exc.message.rstrip('.')}; {other}", ctx, param) from None
 
 
 # Set by console(), the executable, which leaves with os._exit: a large run's findings and tools are then kept
@@ -404,8 +408,7 @@ def diff_command(old: str, new: str, output_format: str, fail_on: str) -> None:
 
 @cli.command("export")
 @click.argument("paths", nargs=-1)
-@click.option("--target", required=True, callback=_export_target, metavar=f"[{'|'.join(EXPORT_TARGETS)}]",
-              help="The protocol shape to write.")
+@click.option("--target", required=True, type=_ExportTarget(list(EXPORT_TARGETS)), help="The protocol shape to write.")
 @click.option("--strict", is_flag=True, help="Project the schemas into the provider's strict subset.")
 @click.option("--output", "-o", metavar="FILE|DIR",
               help="Write to FILE, or into DIR (the payload and, when names moved, <target>.names.json).")
