@@ -12,12 +12,17 @@ A file's kind comes from the folder it is in (`handoffs/`, `state/`,
 may carry its examples inline (`"examples": {"valid": [...], "invalid": [...]}`);
 `inline_fixtures` reads those into the same `Fixture` records.
 
+A fixture file is for the tool of that name in its own contracts folder, never
+for a namesake in another folder read in the same run (`belongs_to`): a folder's
+tools are the files directly in it and those anywhere under its `tools/`.
+
 An example is the arguments themselves, or an object that wraps them: a valid
 one `{"arguments": {...}}`, an invalid one `{"arguments": ..., "code": "..."}`.
 """
 
 from __future__ import annotations
 
+import os
 from pathlib import PurePath
 from typing import Any
 
@@ -102,6 +107,36 @@ def inline_fixtures(tool: ToolContract) -> list[Fixture]:
                             locate=tool.origin.locate)
             out.append(_fixture(tool.name, valid, entry, origin))
     return out
+
+
+def _absolute(file: str | PurePath) -> PurePath:
+    # lexical, not resolved: `./contracts` and `contracts` are one folder, and a symlink stays where it was put
+    return PurePath(os.path.abspath(file))
+
+
+def contracts_folder(file: str) -> PurePath:
+    """The contracts folder a fixture, handoff or state file is in, as written, by where its kind puts it."""
+    path = PurePath(file)
+    return path.parents[3] if contract_kind(path) == FIXTURE else path.parents[1]
+
+
+def holds(folder: PurePath, file: str) -> bool:
+    """Whether a file read with a contracts folder is the folder's own.
+
+    A handoff, state or fixture file is where its kind puts it; a tool file is directly in the
+    folder or anywhere under its `tools/`.  A tool file deeper in some other subfolder belongs to
+    a contracts folder nested inside this one (`examples/food/contracts/tools/…` is not `examples/`'s).
+    """
+    own = _absolute(folder)
+    if contract_kind(PurePath(file)) is not None:
+        return _absolute(contracts_folder(file)) == own
+    where = _absolute(file).parent
+    return where == own or where.is_relative_to(own / "tools")
+
+
+def belongs_to(fixture: Fixture, tool: ToolContract) -> bool:
+    """Whether a fixture file's example is for this tool: the same name, in the same contracts folder."""
+    return fixture.tool == tool.name and holds(contracts_folder(fixture.origin.file), tool.origin.file)
 
 
 def every_fixture(result: LoadResult) -> list[Fixture]:

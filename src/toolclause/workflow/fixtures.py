@@ -10,6 +10,10 @@
   must not; schemas refer to each other by `$id`;
 - a file that cannot be read fails, with its reason.
 
+A fixture file is checked against the tool or schema of its own contracts folder: when
+two folders read in one run each have a tool of one name, each folder's fixtures meet
+their own, and a fixture whose name only another folder has fails, saying so.
+
 Each check is a `Case`; a failed one carries `Failure`s that point into the file
 (JSON Pointer, line, column) and say why.  Nothing here prints or exits.
 """
@@ -25,7 +29,8 @@ from pathlib import Path, PurePath
 from typing import Any
 
 from ..loading import load_paths
-from ..loading.contract_files import FIXTURE, inline_fixtures
+from ..loading.contract_files import FIXTURE, belongs_to, contracts_folder, holds, inline_fixtures
+from ..loading.result import LoadResult
 from ..loading.text import parse_document
 from ..model import Fixture, Origin, SchemaDocument, ToolContract
 from .schemas import SchemaSet
@@ -144,29 +149,49 @@ def quiet_runtime() -> Iterator[None]:
 
 
 class ProbeBox:
-    """Tools registered behind a probe: `call()` says what the gate answers and whether the call got through."""
+    """Tools registered behind a probe: `call()` says what the gate answers and whether the call got through.
+
+    A Toolbox holds one tool per name, but two contracts folders may each have their own tool of
+    one name; a namesake goes into a further box, so that every tool is called as itself.
+    """
 
     def __init__(self, tools: Iterable[ToolContract]) -> None:
-        from ..runtime import Toolbox, ToolRegistrationError
+        from ..runtime import ToolRegistrationError
 
         self.probe = _Probe()
-        self.box = Toolbox(store="memory://", lint="off", executor=self.probe)
-        self.refused: dict[str, str] = {}
+        self._boxes: list[Any] = []
+        self._box_of: dict[int, Any] = {}  # by id(): a ToolContract holds dicts, so it does not hash
+        self._refused: dict[int, str] = {}
         for tool in tools:
-            if tool.name in self.box or tool.name in self.refused:
-                continue
+            box = self._box_without(tool.name)
             try:
-                self.box.add(tool, _takes_anything)
+                box.add(tool, _takes_anything)
             except ToolRegistrationError as exc:
-                self.refused[tool.name] = str(exc)
+                self._refused[id(tool)] = str(exc)
+            else:
+                self._box_of[id(tool)] = box
 
-    def call(self, name: str, arguments: Any, result: Any = None) -> tuple[bool, Any]:
+    def _box_without(self, name: str) -> Any:
+        from ..runtime import Toolbox
+
+        for box in self._boxes:
+            if name not in box:
+                return box
+        self._boxes.append(Toolbox(store="memory://", lint="off", executor=self.probe))
+        return self._boxes[-1]
+
+    def refusal(self, tool: ToolContract) -> str | None:
+        """Why the tool could not be registered, or None."""
+        return self._refused.get(id(tool))
+
+    def call(self, tool: ToolContract, arguments: Any, result: Any = None) -> tuple[bool, Any]:
         self.probe.reached, self.probe.result = False, result
-        outcome = self.box.call(name, arguments)
+        outcome = self._box_of[id(tool)].call(tool.name, arguments)
         return self.probe.reached, outcome
 
     def close(self) -> None:
-        self.box.close()
+        for box in self._boxes:
+            box.close()
 
 
 # --------------------------------------------------------------------------- the run
@@ -182,21 +207,15 @@ def check_contracts(paths: Iterable[str | Path]) -> CheckRun:
                               PurePath(problem.file).name, VALID,
                               (Failure(problem.pointer, problem.line, None, problem.message),)))
     documents = _Documents()
-    fixtures = loaded.fixtures + [f for tool in loaded.tools for f in inline_fixtures(tool)]
     box = ProbeBox(loaded.tools)
-    tool_names = set(box.box.names) | set(box.refused)
     try:
         with quiet_runtime():
-            for fixture in fixtures:
-                if fixture.tool in tool_names:
-                    run.cases.append(_tool_case(box, fixture, documents.entry(fixture, loaded.tools)))
-                elif schemas.named(fixture.tool):
-                    run.cases.extend(_sample_case(schemas, document, fixture.valid, fixture.arguments,
-                                                  fixture.origin, fixture.origin.base)
-                                     for document in schemas.named(fixture.tool))
+            for fixture, tool in _fixtures_with_their_tools(loaded):
+                if tool is not None:
+                    run.cases.append(_tool_case(box, tool, fixture, documents.entry(fixture, tool)))
                 else:
-                    names = sorted(tool_names | {d.name for d in schemas.documents})
-                    run.cases.append(_unknown_subject(fixture, names))
+                    run.cases += _schema_cases(schemas, fixture) or [
+                        _unknown_subject(fixture, loaded.tools, schemas.documents)]
             for document in schemas.documents:
                 samples = document.schema.get("examples")
                 for index, sample in enumerate(samples if isinstance(samples, list) else []):
@@ -209,21 +228,40 @@ def check_contracts(paths: Iterable[str | Path]) -> CheckRun:
     return run
 
 
+def _fixtures_with_their_tools(loaded: LoadResult) -> list[tuple[Fixture, ToolContract | None]]:
+    """Each fixture file with the first tool of its name in its own contracts folder (or None), then each
+    inline example with the tool that carries it."""
+    by_name: dict[str, list[ToolContract]] = {}
+    for tool in loaded.tools:
+        by_name.setdefault(tool.name, []).append(tool)
+    files = [(fixture, next((t for t in by_name.get(fixture.tool, ()) if belongs_to(fixture, t)), None))
+             for fixture in loaded.fixtures]
+    return files + [(fixture, tool) for tool in loaded.tools for fixture in inline_fixtures(tool)]
+
+
+def _schema_cases(schemas: SchemaSet, fixture: Fixture) -> list[Case]:
+    """A sample file checked against the schemas of its own contracts folder that its folder names
+    (by `$id`, else by file stem); none when it names none."""
+    folder = contracts_folder(fixture.origin.file)
+    own = [d for d in schemas.documents if holds(folder, d.origin.file)]
+    named = [d for d in own if d.id == fixture.tool] or [d for d in own if d.name == fixture.tool]
+    return [_sample_case(schemas, document, fixture.valid, fixture.arguments, fixture.origin, fixture.origin.base)
+            for document in named]
+
+
 class _Documents:
     """The example as written (its wrapper, its `result`): fixture files re-read once, inline ones from the tool."""
 
     def __init__(self) -> None:
         self._files: dict[str, Any] = {}
 
-    def entry(self, fixture: Fixture, tools: list[ToolContract]) -> Any:
-        if fixture.origin.base:  # an inline example: "…/examples/valid/3"
-            group_index = fixture.origin.base.rsplit("/", 2)[1:]
-            for tool in tools:
-                if tool.origin.file == fixture.origin.file and tool.name == fixture.tool:
-                    examples = tool.extra.get("examples") or {}
-                    entries = examples.get(group_index[0]) if isinstance(examples, dict) else None
-                    if isinstance(entries, list) and group_index[1].isdigit() and int(group_index[1]) < len(entries):
-                        return entries[int(group_index[1])]
+    def entry(self, fixture: Fixture, tool: ToolContract) -> Any:
+        if fixture.origin.base:  # an inline example of `tool`: "…/examples/valid/3"
+            group, index = fixture.origin.base.rsplit("/", 2)[1:]
+            examples = tool.extra.get("examples") or {}
+            entries = examples.get(group) if isinstance(examples, dict) else None
+            if isinstance(entries, list) and index.isdigit() and int(index) < len(entries):
+                return entries[int(index)]
             return fixture.arguments
         file = fixture.origin.file
         if file not in self._files:
@@ -251,19 +289,19 @@ def _case(origin: Origin, pointer: str, kind: str, subject: str, valid: bool, fa
     return Case(origin.file, pointer, line, column, kind, subject, VALID if valid else INVALID, tuple(failures))
 
 
-def _tool_case(box: ProbeBox, fixture: Fixture, entry: Any) -> Case:
+def _tool_case(box: ProbeBox, tool: ToolContract, fixture: Fixture, entry: Any) -> Case:
     base = fixture.origin.base
     wrapped = isinstance(entry, dict) and (
         isinstance(entry.get("arguments"), dict) if fixture.valid else "arguments" in entry)
     arguments_pointer = base + "/arguments" if wrapped else base
     has_result = fixture.valid and wrapped and "result" in entry
     failures: list[Failure] = []
-    refused = box.refused.get(fixture.tool)
+    refused = box.refusal(tool)
     if refused is not None:
         failures.append(_failure(fixture.origin, base,
                                  f"the tool cannot be registered, so no call can pass: {refused}"))
         return _case(fixture.origin, base, KIND_ARGUMENTS, fixture.tool, fixture.valid, failures)
-    reached, outcome = box.call(fixture.tool, fixture.arguments, entry.get("result") if has_result else None)
+    reached, outcome = box.call(tool, fixture.arguments, entry.get("result") if has_result else None)
     error = outcome.error
     if fixture.valid:
         if not reached:
@@ -336,12 +374,23 @@ def _route_cases(document: SchemaDocument) -> list[Case]:
     return out
 
 
-def _unknown_subject(fixture: Fixture, names: list[str]) -> Case:
+def _unknown_subject(fixture: Fixture, tools: list[ToolContract], documents: list[SchemaDocument]) -> Case:
+    """A fixture file whose folder names no tool or schema of its own contracts folder."""
     from ..suggest import closest
 
-    guess = closest(fixture.tool, names) if names else None
-    message = (f"no tool or schema named '{fixture.tool}'" +
-               (f"; did you mean '{guess}'?" if guess else "") + " (the folder under examples/ names it)")
+    folder = contracts_folder(fixture.origin.file)
+    elsewhere = [t.origin.file for t in tools if t.name == fixture.tool] + [
+        d.origin.file for d in documents if fixture.tool in (d.name, d.id)]
+    own_names = sorted({t.name for t in tools if holds(folder, t.origin.file)}
+                       | {d.name for d in documents if holds(folder, d.origin.file)})
+    message = f"no tool or schema named '{fixture.tool}'"
+    if elsewhere:
+        # a namesake in another folder may take other arguments: checking against it proves nothing here
+        message += (f" in its contracts folder {folder}; the one in {elsewhere[0]} belongs to another "
+                    f"contracts folder")
+    elif (guess := closest(fixture.tool, own_names) if own_names else None) is not None:
+        message += f"; did you mean '{guess}'?"
+    message += " (the folder under examples/ names it)"
     kind = KIND_ARGUMENTS if fixture.origin.format == FIXTURE else KIND_SAMPLE
     return _case(fixture.origin, fixture.origin.base, kind, fixture.tool, fixture.valid,
                  [_failure(fixture.origin, fixture.origin.base, message)])
