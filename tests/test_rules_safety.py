@@ -131,6 +131,18 @@ def test_x004_clean(obj):
     assert not lint(obj, "X004")
 
 
+@pytest.mark.parametrize("description, only_reads", [
+    # Azure MCP's loadtesting router: "Load" opens a product's name, and the sentence manages and creates
+    ("Load Testing operations - Commands for managing Azure Load Testing resources.", False),
+    ("Search operations - Commands to manage and query search indexes.", False),
+    ("Lists the jobs, with operations for creating and deleting them.", False),
+    ("Lists the jobs and the booking of each.", True),       # a gerund after an article is a noun
+    ("Lists the jobs, sorted by the time of running.", True),  # "running" changes nothing
+])
+def test_x004_a_first_sentence_that_manages_or_creates_is_not_only_reading(description, only_reads):
+    assert bool(lint(tool("jobs", description), "X004")) == only_reads
+
+
 def test_x005_read_only_hint_on_a_write():
     (finding,) = lint(tool("delete_file", "Deletes a file.", annotations={"readOnlyHint": True}), "X005")
     assert "'delete'" in finding.message
@@ -258,3 +270,16 @@ def test_corpus_has_no_poisoning_and_no_contradiction():
     tools = load_paths(sorted(glob.glob("/work/shared/corpora/*/tools.jsonl"))).tools
     found = lint_contracts(tools, LintConfig(select=("X005", "X007", "X008")))
     assert not found, [(d.tool, d.code, d.message) for d in found[:5]]
+
+
+def test_x009_a_routers_command_picks_a_subcommand_and_runs_nothing():
+    # Azure MCP's `sql` router: `command` names one of its sub-commands, `parameters` carries their arguments
+    props = {"command": {"type": "string", "description": "The command to execute against the specified tool."},
+             "parameters": {"type": "object"}}
+    assert not lint(tool("sql", "Azure SQL operations - commands for managing databases.", props), "X009")
+    routed = tool("sql", "Azure SQL operations. This tool is a hierarchical MCP command router.",
+                  {"command": {"type": "string"}})
+    assert not lint(routed, "X009")
+    # a tool that runs the SQL it is given is still reported
+    assert lint(tool("sql", "Runs a SQL statement.", {"command": {"type": "string", "description": "The SQL"}}),
+                "X009")

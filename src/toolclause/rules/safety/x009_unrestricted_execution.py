@@ -41,6 +41,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from ... import _lazy_re as re
 from ...lexicon import identifier_words, text_words
 from ...model import Fix, Severity, ToolContract
 from ..base import Finding, LintContext, Rule
@@ -79,6 +80,17 @@ def _free_strings(tool: ToolContract) -> list[tuple[str, dict]]:
     return out
 
 
+# A router (Azure MCP's `sql`, `storage` …) names one of its own sub-commands in `command`: not a program
+_PICKS_A_SUBCOMMAND = re.compile(r"\b(?:specified tool|sub[- ]?commands?|child tools?)\b", re.I)
+_A_ROUTER = re.compile(r"\bcommand router\b|\bsub[- ]?commands? are routed\b", re.I)
+
+
+def _selects_a_subcommand(tool: ToolContract, parameter: dict) -> bool:
+    said = parameter.get("description")
+    return (isinstance(said, str) and bool(_PICKS_A_SUBCOMMAND.search(said))) or (
+        isinstance(tool.description, str) and bool(_A_ROUTER.search(tool.description)))
+
+
 class UnrestrictedExecution(Rule):
     code = "X009"
     name = "unrestricted-execution"
@@ -98,9 +110,11 @@ class UnrestrictedExecution(Rule):
         mentions_sql = bool(SQL_HINTS.intersection(words)) or (
             isinstance(tool.description, str) and bool(SQL_HINTS.intersection(text_words(tool.description[:400]))))
         evaluates = bool({"eval", "evaluate", "exec", "execute", "interpret", "repl"}.intersection(words))
-        for name, _ in _free_strings(tool):
+        for name, sub in _free_strings(tool):
             flat = normalised(name)
             kind = CONTENT_PARAMS.get(flat)
+            if kind is not None and executes and _selects_a_subcommand(tool, sub):
+                continue
             if kind is not None and executes:
                 if flat == "query" and not mentions_sql:
                     continue
