@@ -471,3 +471,22 @@ def test_c003_a_list_of_choices_is_bounded_by_the_choices():
     assert edits["uniqueItems"] is True and edits["maxItems"] == len(
         tool_of("chrome-devtools-mcp.json", "list_network_requests")["inputSchema"]["properties"]["resourceTypes"]
         ["items"]["enum"])
+
+
+# --------------------------------------------------------------------------- findings read on five more servers
+
+def test_desktop_commander_free_form_options_and_tail_offsets():
+    # write_pdf's options are {"properties": {}, "additionalProperties": true}: a bag, not an object to close
+    pdf = [d for d in lint(tool_of("desktop-commander.json", "write_pdf"), "C001")
+           if d.pointer.endswith("/options")]
+    assert pdf and all("free-form by design" in d.message and not d.fix.edits for d in pdf)
+    # read_file documents negative offsets ("Negative: Read last N lines"): no lower bound is offered
+    assert not [d for d in lint(tool_of("desktop-commander.json", "read_file"), "C005") if "offset" in d.pointer]
+
+
+def test_azure_routers_are_not_judged_by_a_product_name_or_a_subcommand():
+    install = tool_of("azure-mcp.json", "extension_cli_install")  # titled "Get CLI installation instructions"
+    assert install["annotations"]["readOnlyHint"] is True and not lint(install, "X005")
+    assert not lint(tool_of("azure-mcp.json", "loadtesting"), "X004")  # "Load Testing … commands for managing"
+    assert not lint(tool_of("azure-mcp.json", "sql"), "X009")  # `command` names a sub-command
+    assert lint(tool_of("azure-mcp.json", "get_azure_bestpractices"), "X004")  # a plain read still is one
