@@ -15,8 +15,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from ..exporting import Drift, ExportResult, dumps, export, file_drift, read_document, with_fixed_types
-from ..exporting.structured_output import schemas_as_contracts
+from ..exporting import Drift, ExportResult, dumps, export, file_drift, with_fixed_types
+from ..exporting.schema_sources import SchemaSources, read_schema_sources
 from ..linting.config import ConfigError, discover_config
 from ..linting.engine import lint_contracts
 from ..model import Diagnostic, Severity, ToolContract
@@ -63,11 +63,9 @@ class LintRefusal(Exception):
     def lines(self) -> list[str]:
         tools = len({(d.file, d.tool) for d in self.findings})
         out = [f"refused: lint reports {len(self.findings)} error(s) in {tools} tool(s), and an export would ship "
-               f"them; fix them (`toolclause lint` shows each with its fix) or export anyway with "
+               f"them; fix them (each is listed with its file, line, JSON Pointer and fix) or export anyway with "
                f"--allow-lint-errors"]
-        for d in self.findings[:LISTED]:
-            where = ":".join(str(x) for x in (d.file, d.line) if x is not None)
-            out.append(f"  {where}  {d.tool or '-'}  {d.code}  {d.message}".replace("\n", " "))
+        out += [_listed(d) for d in self.findings[:LISTED]]
         rest = Counter(d.code for d in self.findings[LISTED:])
         if rest:
             by_count = sorted(rest.items(), key=lambda kv: (-kv[1], kv[0]))
@@ -77,10 +75,23 @@ class LintRefusal(Exception):
         return out
 
 
-def lint_errors(tools: list[ToolContract], request: ExportRequest) -> list[Diagnostic]:
+def _listed(finding: Diagnostic) -> str:
+    """One finding of a refusal: file, line and pointer, tool, code, message and, where it does not say it, the fix
+    (a handoff or state schema is linted by export alone, so this line is all the user sees of it)."""
+    where = ":".join(str(x) for x in (finding.file, finding.line) if x is not None)
+    if finding.pointer:
+        where += f" {finding.pointer}"
+    fix = finding.fix.description if finding.fix is not None else ""
+    told = f"{finding.message}; fix: {fix}" if fix and fix not in finding.message else finding.message
+    return f"  {where}  {finding.tool or '-'}  {finding.code}  {told}".replace("\n", " ")
+
+
+def lint_errors(tools: list[ToolContract], request: ExportRequest,
+                schemas: SchemaSources | None = None) -> list[Diagnostic]:
     """The errors `toolclause lint` reports on these tools (the configuration found from the working folder,
     without its targets: the export projects for its own target, and reports what it cannot keep), less
-    those the export repairs.  Schemas for structured-output are checked by the schema rules only."""
+    those the export repairs.  Schemas for structured-output are checked by the schema rules only, as
+    written, and a `$ref` to another schema of theirs by `$id` is no error: the export copies it in."""
     try:
         config = discover_config(Path(request.cwd))
     except ConfigError as exc:
@@ -90,8 +101,21 @@ def lint_errors(tools: list[ToolContract], request: ExportRequest) -> list[Diagn
         config = replace(config, select=("S",), ignore=(*config.ignore, "S011"))
     if request.fix_types:
         tools = [with_fixed_types(t) for t in tools]
-    return [d for d in lint_contracts(tools, config)
-            if d.severity >= Severity.ERROR and d.code not in REPAIRED_BY_EXPORT]
+    errors = [d for d in lint_contracts(tools, config)
+              if d.severity >= Severity.ERROR and d.code not in REPAIRED_BY_EXPORT]
+    return errors if schemas is None else _schema_errors(errors, schemas)
+
+
+def _schema_errors(errors: list[Diagnostic], schemas: SchemaSources) -> list[Diagnostic]:
+    """A schema's S005 on a `$ref` by `$id` is no error when the project has that schema (the export copies it
+    in), and names the `$id`s it does have when it has not."""
+    out = []
+    for finding in errors:
+        if finding.code != "S005":
+            out.append(finding)
+        elif not schemas.resolves(finding):
+            out.append(schemas.explained(finding))
+    return out
 
 
 def parse_settings(pairs: tuple[str, ...]) -> dict[str, str]:
@@ -169,20 +193,14 @@ def _tools(request: ExportRequest):
     return loaded.tools
 
 
-def _schemas(request: ExportRequest):
-    schemas: dict[str, Any] = {}
-    for raw in request.paths:
-        path = Path(raw)
-        schema_files = (p for p in path.rglob("*") if p.suffix in (".json", ".yaml", ".yml"))
-        files = sorted(schema_files) if path.is_dir() else [path]
-        for file in files:
-            if not file.exists():
-                raise CliError(f"{file}: no such file or folder")
-            try:
-                schemas[file.stem] = read_document(file)
-            except (ValueError, OSError) as exc:
-                raise CliError(str(exc)) from None
-    return schemas_as_contracts(schemas)
+def _schemas(request: ExportRequest) -> SchemaSources:
+    try:
+        schemas = read_schema_sources(request.paths)
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+    if not schemas.documents:
+        raise CliError("no handoff, state or other JSON Schema found in " + ", ".join(request.paths))
+    return schemas
 
 
 def run_export(request: ExportRequest) -> ExportRun:
@@ -190,9 +208,11 @@ def run_export(request: ExportRequest) -> ExportRun:
         raise CliError(f"unknown export target {request.target!r}; choose from {', '.join(EXPORT_TARGETS)}")
     if request.check and request.output is None:
         raise CliError("--check compares with the committed export: give it with -o FILE or -o DIR")
-    source = _schemas(request) if EXPORT_TARGETS[request.target].reads == "schemas" else _tools(request)
+    schemas = _schemas(request) if EXPORT_TARGETS[request.target].reads == "schemas" else None
+    # schemas are linted as written, in their files, and exported with the schemas they refer to copied in
+    source = _tools(request) if schemas is None else schemas.bundled()
     if not request.allow_lint_errors:
-        findings = lint_errors(source, request)
+        findings = lint_errors(source if schemas is None else schemas.as_written(), request, schemas)
         if findings:
             raise LintRefusal(findings)
     try:

@@ -23,10 +23,10 @@ from typing import Any
 from ..model import ToolContract
 from ..schema.normalize import to_canonical_arguments, to_strict_arguments
 from ..targets import EXPORT_TARGETS
-from . import structured_output
 from .base import ExportOptions, ExportResult, Loss, dumps
 from .check import Drift, file_drift, structural_diff
 from .repair import as_json_schema, with_fixed_types
+from .schema_sources import SchemaSources, documents_of_mapping, read_schema_sources
 
 # each target's exporter module, as targets.EXPORT_TARGETS names it
 TARGETS: dict[str, ModuleType] = {name: import_module(f".{target.exporter}", __name__)
@@ -45,7 +45,10 @@ def export(source: Any, target: str, strict: bool = False, *, fix_types: bool = 
     """Export tools (contracts, paths, a JSON string or parsed objects) to one target's shape.
 
     For `structured-output` the source is JSON Schemas instead: a {name: schema}
-    mapping, one schema, or paths of schema files (named by their stem).
+    mapping, one schema, or paths of schema files (named by their stem) and
+    contracts folders (their handoff and state schemas; fixtures and tools
+    left out).  A schema that refers to another by `$id` goes out with a copy
+    of it under `$defs`.
     `fix_types` applies S002's safe type fixes first (`"dict"` → `"object"`).
     Returns an `ExportResult`: `payload` (ready for the SDK), `losses`,
     `name_map` and `property_map` (route a call back), `document()` and
@@ -60,7 +63,7 @@ def export(source: Any, target: str, strict: bool = False, *, fix_types: bool = 
                          f"({'its settings: ' + ', '.join(known) if known else 'it has no settings'})")
     options = ExportOptions(strict=strict, settings=dict(settings or {}))
     if EXPORT_TARGETS[target].reads == "schemas" and not _is_contracts(source):
-        tools = structured_output.schemas_as_contracts(_schemas(source))
+        tools = _schema_sources(source).bundled()
     else:
         tools = [as_json_schema(t) for t in _contracts(source, input_format)]
     if fix_types:
@@ -82,23 +85,13 @@ def _contracts(source: Any, input_format: str | None) -> list[ToolContract]:
     return load(source, input_format)
 
 
-def _schemas(source: Any) -> dict[str, Any]:
-    """{name: schema} from a mapping of schemas, one schema, or schema files."""
+def _schema_sources(source: Any) -> SchemaSources:
+    """The schemas of a mapping of schemas, one schema, or schema files and folders."""
     if isinstance(source, Mapping) and _looks_like_schema(source):
-        return {_schema_name(source, "schema"): dict(source)}
+        return documents_of_mapping({_schema_name(source, "schema"): dict(source)})
     if isinstance(source, Mapping):
-        return dict(source)
-    paths = [source] if isinstance(source, (str, Path)) else list(source)
-    out: dict[str, Any] = {}
-    for path in paths:
-        path = Path(path)
-        if path.is_dir():
-            files = sorted(p for p in path.rglob("*") if p.suffix in (".json", ".yaml", ".yml"))
-        else:
-            files = [path]
-        for file in files:
-            out[_schema_name(None, file.stem)] = read_document(file)
-    return out
+        return documents_of_mapping(source)
+    return read_schema_sources([source] if isinstance(source, (str, Path)) else list(source))
 
 
 def read_document(path: Path) -> Any:

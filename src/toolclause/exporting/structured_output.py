@@ -9,7 +9,10 @@ Each schema becomes
 
 The payload maps each schema's name to `{"openai": ..., "anthropic": ...}`.
 A "tool" given here is a carrier: its name names the schema and its
-`input_schema` is the schema (see `schemas_as_contracts`).
+`input_schema` is the schema (see `carrier`).  Files and folders are read by
+`schema_sources.py`; a schema that refers to another of its project by `$id`
+arrives with a copy of it under `$defs` (`bundling.py`), because neither
+provider fetches a reference.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from ..model import ToolContract
+from ..model import PointerMap, SchemaDocument, ToolContract
 from ..targets import TOOL_NAME_RULES
 from .base import ExportOptions, ExportResult
 from .names import valid_names
@@ -27,11 +30,22 @@ from .strict import project
 SETTINGS: tuple[str, ...] = ()  # the keys of ExportOptions.settings it reads
 
 
-def schemas_as_contracts(schemas: Mapping[str, Any]) -> list[ToolContract]:
-    """{name: schema} → carriers for `export_tools` (the name is the file's stem or the schema's title)."""
-    return [ToolContract(name=name, description=schema.get("description") if isinstance(schema, dict) else None,
-                         input_schema=schema if isinstance(schema, dict) else None)
-            for name, schema in schemas.items()]
+# a carrier's schema is its whole file: a finding at /inputSchema/x is at /x of the file
+_WHOLE_FILE = PointerMap({"/inputSchema": ""})
+
+
+def carrier(document: SchemaDocument, schema: Mapping[str, Any] | None = None) -> ToolContract:
+    """A schema document as a carrier, located in its file (so lint names the file, line and pointer).
+
+    `schema`: what to carry instead of the document as written (the bundled schema export ships).
+    """
+    carried = document.schema if schema is None else schema
+    # a schema that is no object (given in Python) goes out as the projection of no schema, and says so
+    input_schema = dict(carried) if isinstance(carried, Mapping) else None
+    description = input_schema.get("description") if input_schema is not None else None
+    origin = replace(document.origin, format="mcp", pointers=_WHOLE_FILE)  # the format carriers always had
+    return ToolContract(name=document.name, description=description if isinstance(description, str) else None,
+                        input_schema=input_schema, raw=document.schema, origin=origin)
 
 
 def export_tools(tools: Sequence[ToolContract], options: ExportOptions) -> ExportResult:
