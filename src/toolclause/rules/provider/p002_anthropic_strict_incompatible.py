@@ -30,6 +30,12 @@ strict.
 The request fails with a 400 ("input_schema does not support oneOf, allOf, or
 anyOf at the top level", "Schema is too complex for compilation").
 
+A bound (`minimum`, `maxLength`, `maxItems` …) is still worth keeping in the
+contract when the tool is exported: the `Toolbox` gate enforces it, and
+`toolclause export --target anthropic --strict` writes it into the description
+of the copy it sends. Its message says so; only a definition sent to Anthropic
+as it is must drop it.
+
 ## Example
 ```json
 {"name": "list_orders", "description": "List a customer's recent orders, newest first.",
@@ -99,6 +105,12 @@ def _is_union(schema: dict[str, Any]) -> bool:
     return "anyOf" in schema or (isinstance(schema.get("type"), list) and len(schema["type"]) > 1)
 
 
+# A bound the gate enforces stays in the contract: the strict export moves it into the description of the copy
+# it sends, so removing it here (what the provider's own error suggests) would only stop the gate checking it.
+_EXPORT_STATES_IT = ("keep it in this contract (the Toolbox gate enforces it): `toolclause export --target anthropic "
+                     "--strict` states it in the description of the copy it sends; only a definition sent to "
+                     "Anthropic as it is must drop it and check the bound in the function")
+
 class AnthropicStrictIncompatible(Rule):
     code = "P002"
     name = "anthropic-strict-incompatible"
@@ -120,10 +132,9 @@ class AnthropicStrictIncompatible(Rule):
         for keyword in ANTHROPIC_STRICT_UNSUPPORTED_KEYWORDS:
             if keyword in schema:
                 yield Finding(f"{node.pointer}/{keyword}",
-                              f"strict tool use does not support '{keyword}' ({label}); remove it, state the bound "
-                              f"in the description and check it in the function",
-                              Fix(f"remove '{keyword}'", safe=False,
-                                  edits=(Edit("remove", f"{node.pointer}/{keyword}"),)))
+                              f"strict tool use does not support '{keyword}' ({label}); {_EXPORT_STATES_IT}",
+                              Fix("export with `toolclause export --target anthropic --strict` (it states the bound "
+                                  "in the description of the copy it sends)", safe=False))
         yield from self._objects_and_arrays(node, schema, label)
         yield from self._strings(node, schema, label)
         yield from self._references(node, schema, label)
@@ -137,7 +148,7 @@ class AnthropicStrictIncompatible(Rule):
                               edits=(Edit("set", node.pointer + "/additionalProperties", False),)))
         if "maxItems" in schema:
             yield Finding(node.pointer + "/maxItems", f"strict tool use does not support 'maxItems' ({label}); "
-                                                      f"remove it and check the length in the function")
+                                                      f"{_EXPORT_STATES_IT}")
         min_items = schema.get("minItems")
         is_number = isinstance(min_items, (int, float)) and not isinstance(min_items, bool)
         if is_number and min_items not in ANTHROPIC_STRICT_MIN_ITEMS:

@@ -78,6 +78,10 @@ _UNSUPPORTED_JSON = _CONSTRAINING_KEYWORDS - GEMINI_JSON_SCHEMA_KEYWORDS
 # `$defs`/`$ref` are inlined by the SDK before a `parameters` request is sent
 _INLINED_BY_SDK = frozenset({"$ref", "$defs", "definitions", "ref", "defs"})
 _SCHEMA_SUBSCHEMA_KEYS = frozenset({"items", "properties", "anyOf", "any_of"})
+# what `toolclause export --target gemini` does with such a keyword (the gate still enforces it in the contract)
+_EXPORT_STATES_IT = ("keep it in this contract if the Toolbox gate should enforce it: `toolclause export --target "
+                     "gemini` states it in the description of the copy it sends; a definition sent to Gemini as it "
+                     "is must state it in the description and check it in the function")
 _FALLBACK_HINT = {
     "const": "use a one-value \"enum\"",
     "exclusiveMinimum": "use \"minimum\"",
@@ -116,7 +120,7 @@ class GeminiIncompatible(Rule):
         label = property_label(node)
         for keyword in schema:
             if keyword in _UNSUPPORTED_JSON:
-                hint = _FALLBACK_HINT.get(keyword, "state it in the description and check it in the function")
+                hint = _FALLBACK_HINT.get(keyword, _EXPORT_STATES_IT)
                 yield Finding(f"{node.pointer}/{keyword}",
                               f"'{keyword}' ({label}) is outside the JSON Schema subset Gemini documents for "
                               f"parametersJsonSchema, so Gemini may reject it or not enforce it; {hint}")
