@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import ClassVar
 
 from toolclause.linting import engine
@@ -271,3 +272,18 @@ def test_a_summarised_list_rule_is_judged_the_same_in_worker_processes(monkeypat
         tools, _ = contracts_from_document(doc, "f.json")
         alone = engine.lint_contracts(tools, LintConfig())
         assert alone and lint_in_processes(tools, LintConfig(), 2) == alone
+
+
+def test_pointers_a_message_quotes_are_written_as_the_users_file_has_them(tmp_path):
+    # an Anthropic file says input_schema: "the schema at /inputSchema/anyOf/0" would name a key it has not
+    from toolclause.loading import load_file
+
+    file = tmp_path / "tools.json"
+    file.write_text(json.dumps({"tools": [{"name": "lookup", "description": "Looks up one record by id or email.",
+                                           "input_schema": {"type": "object", "anyOf": [
+                                               {"type": "object", "properties": {"id": {"type": "string"}}},
+                                               {"type": "object", "properties": {"email": {"type": "string"}}}]}}]}))
+    found = [d for d in engine.lint_contracts(load_file(file).tools, LintConfig(select=("C001",)))
+             if d.pointer.endswith("/anyOf/0")]
+    assert found and all("/input_schema/anyOf/0" in d.message and "/inputSchema" not in d.message for d in found)
+    assert found[0].pointer == "/tools/0/input_schema/anyOf/0"

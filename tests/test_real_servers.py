@@ -487,6 +487,5 @@ def test_desktop_commander_free_form_options_and_tail_offsets():
 def test_azure_routers_are_not_judged_by_a_product_name_or_a_subcommand():
     install = tool_of("azure-mcp.json", "extension_cli_install")  # titled "Get CLI installation instructions"
     assert install["annotations"]["readOnlyHint"] is True and not lint(install, "X005")
-    assert not lint(tool_of("azure-mcp.json", "loadtesting"), "X004")  # "Load Testing … commands for managing"
     assert not lint(tool_of("azure-mcp.json", "sql"), "X009")  # `command` names a sub-command
     assert lint(tool_of("azure-mcp.json", "get_azure_bestpractices"), "X004")  # a plain read still is one

@@ -131,18 +131,6 @@ def test_x004_clean(obj):
     assert not lint(obj, "X004")
 
 
-@pytest.mark.parametrize("description, only_reads", [
-    # Azure MCP's loadtesting router: "Load" opens a product's name, and the sentence manages and creates
-    ("Load Testing operations - Commands for managing Azure Load Testing resources.", False),
-    ("Search operations - Commands to manage and query search indexes.", False),
-    ("Lists the jobs, with operations for creating and deleting them.", False),
-    ("Lists the jobs and the booking of each.", True),       # a gerund after an article is a noun
-    ("Lists the jobs, sorted by the time of running.", True),  # "running" changes nothing
-])
-def test_x004_a_first_sentence_that_manages_or_creates_is_not_only_reading(description, only_reads):
-    assert bool(lint(tool("jobs", description), "X004")) == only_reads
-
-
 def test_x005_read_only_hint_on_a_write():
     (finding,) = lint(tool("delete_file", "Deletes a file.", annotations={"readOnlyHint": True}), "X005")
     assert "'delete'" in finding.message

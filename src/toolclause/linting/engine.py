@@ -129,7 +129,7 @@ def _to_diagnostic(rule: Rule, severity: Severity, placer: ToolPlacer | None, fi
         fix = placer.place_edits(fix)
     tool = placer.tool
     # positional: Diagnostic(code, name, severity, message, tool, file, pointer, line, column, fix, contract)
-    return Diagnostic(rule.code, rule.name, severity, finding.message, tool.name, tool.origin.file,
+    return Diagnostic(rule.code, rule.name, severity, placer.message(finding.message), tool.name, tool.origin.file,
                       pointer, line, column, fix, tool)
 
 

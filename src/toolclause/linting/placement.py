@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .. import _lazy_re as re
 from ..loading.shapes import CONVERTED_FORMATS
 from ..model import Edit, Fix, ToolContract, unescape_token
 from ..schema.refs import MISSING, step, value_at
@@ -46,10 +47,15 @@ def _trimmed(raw: Any, relative: str) -> str:
     return relative if kept == len(tokens) else "".join("/" + t for t in tokens[:kept])
 
 
+# a pointer a message quotes, into the canonical tool ("the schema at /inputSchema/anyOf/0")
+_QUOTED_POINTER = re.compile(r"/(?:inputSchema|outputSchema)(?:/[^\s'\"(),;:]*)?")
+
+
 class ToolPlacer:
     """Placement of one tool's findings, with the per-tool work done once."""
 
-    __slots__ = ("tool", "_located", "_canonical_doc", "_converted", "_base", "_to_original", "_unlocated")
+    __slots__ = ("tool", "_located", "_canonical_doc", "_converted", "_base", "_to_original", "_unlocated",
+                 "_renamed")
 
     def __init__(self, tool: ToolContract) -> None:
         self.tool = tool
@@ -61,6 +67,16 @@ class ToolPlacer:
         self._to_original = origin.pointers.to_original
         # without a position index every pointer sits on the record's line (JSONL) or nowhere
         self._unlocated = (origin.line, None) if origin.locate is None else None
+        # a format whose keys are not MCP's (Anthropic's input_schema, OpenAI's function.parameters)
+        self._renamed = bool(origin.pointers.entries)
+
+    def message(self, text: str) -> str:
+        """A finding's message with the pointers it quotes written as the user's document has them
+        (`/input_schema/anyOf/0` in an Anthropic file), relative to the tool as the rules write them."""
+        if not self._renamed or ("/inputSchema" not in text and "/outputSchema" not in text):
+            return text
+        raw, to_original = self.tool.raw, self._to_original
+        return _QUOTED_POINTER.sub(lambda found: _trimmed(raw, to_original(found.group())) or found.group(), text)
 
     def locate(self, canonical: str) -> tuple[str, int | None, int | None]:
         """(original pointer, line, column) of a canonical pointer."""

@@ -148,21 +148,6 @@ def tool_action(tool: ToolContract) -> Action | None:
     return None
 
 
-# "Commands for managing Azure Load Testing resources": managing reads and writes, so it is never only reading
-_MANAGES = frozenset("manage manages managing administer administers administering".split())
-_ARTICLES = frozenset("the a an your this that its their my our".split())
-
-
-def _changing_gerund(word: str) -> bool:
-    """`creating`, `deleting`, `running` of a verb that changes state: the word lists hold a verb's
-    plain and third-person forms, and "operations for creating and managing resources" is not a read."""
-    if len(word) < 6 or not word.endswith("ing"):
-        return False
-    stem = word[:-3]
-    candidates = (stem, stem + "e", stem[:-1] if len(stem) > 2 and stem[-1] == stem[-2] else stem)
-    return any(changes_state(c) and not _is_noun_verb(c) for c in candidates)
-
-
 def mutating_words(tool: ToolContract, name: bool = True) -> list[str]:
     """Verbs in the name or the description's first sentence that change state (nouns like 'order' left out)."""
     found = []
@@ -177,10 +162,9 @@ def mutating_words(tool: ToolContract, name: bool = True) -> list[str]:
             if is_hangul(word):
                 if changes_state(word) and word.endswith(_KO_VERBAL):
                     found.append(word)
-            elif changes_state(word) and not _is_noun_verb(word) and previous not in _DETERMINERS:
+            elif (changes_state(word) and not _is_noun_verb(word)
+                  and previous not in _DETERMINERS):
                 found.append(word)
-            elif (word in _MANAGES or _changing_gerund(word)) and previous not in _ARTICLES:
-                found.append(word)  # "commands for managing", "operations for creating" (not "the booking")
             previous = word
     return found
 
