@@ -108,3 +108,16 @@ def test_catastrophic_pattern_is_bounded():
             "inputSchema": {"type": "object", "properties": {"code": {
                 "type": "string", "pattern": "^(a+)+$", "default": "a" * 5000 + "!", "description": "Code"}}}}
     toolclause.lint(tool, targets=["all"])
+
+
+def test_an_empty_object_and_a_tab_in_yaml_say_what_to_do(tmp_path):
+    from toolclause.loading import load_file
+
+    empty = tmp_path / "empty.json"
+    empty.write_text("{}")
+    (problem,) = load_file(empty).unreadable
+    assert "an empty object" in problem.message and "no keys" not in problem.message
+    tabbed = tmp_path / "tool.yaml"
+    tabbed.write_text("name: t\ndescription: x\ninputSchema:\n\ttype: object\n")
+    (problem,) = load_file(tabbed).unreadable
+    assert "line 4, column 1" in problem.message and "replace the tab with spaces" in problem.message

@@ -458,7 +458,9 @@ def read_tool(obj: Any, origin: Origin, fmt: str | None = None) -> ToolContract:
         raise ShapeError("not-an-object", f"expected a tool object, found {type(obj).__name__}")
     fmt = fmt or detect_tool_format(obj)
     if fmt is None:
-        keys = ", ".join(list(obj)[:6]) or "no keys"
+        if not obj:
+            raise ShapeError("not-a-tool", "an empty object, not a tool definition: a tool has at least a \"name\"")
+        keys = ", ".join(list(obj)[:6])
         if "name" in obj and "description" in obj:
             others = ", ".join(foreign_keys(obj)[:4])
             raise ShapeError("not-a-tool", f"not a tool definition: it has a name and a description, but no "

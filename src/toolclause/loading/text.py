@@ -230,6 +230,8 @@ def parse_yaml(text: str, file: str) -> tuple[Any, Unreadable | None]:
         mark = getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        if "'\\t'" in problem:
+            problem += " (YAML indents with spaces only: replace the tab with spaces)"
         return None, Unreadable("invalid-yaml", f"invalid YAML{where}: {problem}", file=file)
     except RecursionError:
         return None, Unreadable("too-deep", f"nested too deeply to read (over {MAX_NESTING} levels)", file=file)
