@@ -71,7 +71,7 @@ def lint_and_export(env: dict[str, str], out: Path) -> None:
                    "-o", str(path), env=env)
         tools = json.loads(path.read_text(encoding="utf-8")) if done.returncode == 0 else []
         losses = done.stderr.count("could not be kept")
-        check("export", done.returncode == 0 and len(tools) == 6,
+        check(f"export {target}", done.returncode == 0 and len(tools) == 6,
               f"{target}{' --strict' if strict else ''}: {len(tools)} tools → {path.name}"
               f"{' (with losses, see stderr)' if losses else ', nothing lost'}")
 
@@ -82,7 +82,7 @@ def lint_and_export(env: dict[str, str], out: Path) -> None:
 def replica(env: dict[str, str], label: str):
     """`toolclause serve app.py:box --transport http --port 0`; yields its URL."""
     with http_process(f"{HERE / 'app.py'}:box", env=env) as url:
-        check("serve", True, f"replica {label}: {url}")
+        check(f"serve {label}", True, f"replica {label}: {url}")
         yield url
 
 
