@@ -489,3 +489,12 @@ def test_azure_routers_are_not_judged_by_a_product_name_or_a_subcommand():
     assert install["annotations"]["readOnlyHint"] is True and not lint(install, "X005")
     assert not lint(tool_of("azure-mcp.json", "sql"), "X009")  # `command` names a sub-command
     assert lint(tool_of("azure-mcp.json", "get_azure_bestpractices"), "X004")  # a plain read still is one
+
+
+def test_d003_points_to_the_tool_description_that_documents_a_property():
+    # desktop-commander's read_file documents its parameters in its description ("- 'length' (max lines …")
+    found = {d.pointer.rsplit("/", 1)[-1]: d for d in lint(tool_of("desktop-commander.json", "read_file"), "D003")}
+    assert "documents it ('- 'length' (max lines to read" in found["length"].message
+    assert "move that text into the property's description" in found["length"].message
+    # a property the description only mentions in passing still asks for a description of its own
+    assert "documents it" not in found["path"].message and "say what value it expects" in found["path"].message

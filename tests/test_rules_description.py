@@ -290,3 +290,17 @@ def test_d009_output_schema_documents_the_result():
 def test_bad_input_never_crashes(bad):
     for code in ("D001", "D002", "D003", "D004", "D005", "D006", "D007", "D008", "D009"):
         lint([bad, bad], code)
+
+
+@pytest.mark.parametrize("description, documented", [
+    ("Reads a file.\nTakes:\n- file_path: Path to the file to read", "- file_path: Path to the file to read"),
+    ("Reads a file. Options:\n  * 'file_path' (absolute, or relative to the workspace)",
+     "* 'file_path' (absolute, or relative to the workspace)"),
+    ("Reads the file_path given and returns its text.", None),  # named in passing, not documented
+])
+def test_d003_a_property_documented_in_the_tool_description_is_asked_to_move_there(description, documented):
+    (found,) = lint(tool(description=description, properties={"file_path": {"type": "string"}}), "D003")
+    if documented is None:
+        assert "documents it" not in found.message
+    else:
+        assert f"documents it ('{documented}')" in found.message and "move that text" in found.message

@@ -47,6 +47,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from ... import _lazy_re as re
 from ...lexicon import identifier_words
 from ...model import Fix, Severity, ToolContract
 from ...schema.walk import NodeKind, SchemaNode
@@ -157,6 +158,22 @@ def _described_elsewhere(schema: dict, tool: ToolContract) -> bool:
     return False
 
 
+def _documented_in_tool_description(node: SchemaNode, tool: ToolContract) -> str | None:
+    """The line of the tool description that documents a top-level property by name, as a list entry or a
+    term (`- file_path: Path to the file`, `'offset' (start line, default: 0)`), shortened; or None."""
+    text = tool.description
+    key = node.key
+    parent = node.parent
+    if not isinstance(text, str) or not isinstance(key, str) or key not in text or parent is None or not parent.is_root:
+        return None
+    term = re.compile(r"(?:^|\n)[ \t]*(?:[-*•][ \t]*)?[`'\"]?" + re.escape(key) + r"[`'\"]?[ \t]*(?:[:=(—–]|-[ \t])")
+    found = term.search(text)
+    if found is None:
+        return None
+    line = text[found.start():].strip().split("\n", 1)[0].strip()
+    return line if len(line) <= 80 else line[:79] + "…"
+
+
 class MissingPropertyDescription(Rule):
     code = "D003"
     name = "missing-property-description"
@@ -176,5 +193,13 @@ class MissingPropertyDescription(Rule):
         container = schema.get("type") in ("object", "array") or "properties" in schema or "items" in schema
         advice = ("say what it holds and when to send it" if container
                   else "say what value it expects (meaning, format, unit, example)")
+        documented = _documented_in_tool_description(node, tool)
+        if documented is not None:
+            yield Finding(node.pointer, (
+                f"property '{path}' has {what}{note}, but the tool description documents it ('{documented}'); move "
+                f"that text into the property's description, where a model filling in '{path}' reads it and where "
+                f"hosts that shorten tool descriptions keep it"),
+                Fix(f"move the tool description's text about '{path}' into its description", safe=False))
+            return
         yield Finding(node.pointer, f"property '{path}' has {what}{note}; {advice}",
                       Fix(f"add a description to '{path}'", safe=False))
