@@ -115,6 +115,7 @@ def test_x002_x003_actions_hidden_in_an_enum():
     ("server-memory.json", "create_entities"),           # entities are keyed by name
     ("mcp-server-kubernetes.json", "kubectl_create"),    # a name is unique within its namespace
     ("firecrawl-mcp.json", "firecrawl_feedback"),        # feedback to the server reaches nobody
+    ("mcp-server-sqlite.json", "create_table"),          # its CREATE TABLE statement names the table
 ])
 def test_x002_idempotent_by_design_on_real_servers(file, name):
     assert not lint(tool_of(file, name), "X002", "X003")
@@ -498,3 +499,12 @@ def test_d003_points_to_the_tool_description_that_documents_a_property():
     assert "move that text into the property's description" in found["length"].message
     # a property the description only mentions in passing still asks for a description of its own
     assert "documents it" not in found["path"].message and "say what value it expects" in found["path"].message
+
+
+def test_x002_a_create_statement_names_its_object_but_free_sql_does_not():
+    table = mcp_tool("create_table", "Create a new table.", {"query": {"type": "string", "description":
+                                                                      "CREATE TABLE SQL statement"}}, ["query"])
+    assert not lint(table, "X002")
+    anything = mcp_tool("create_record", "Create a new record.", {"query": {"type": "string", "description":
+                                                                           "INSERT statement"}}, ["query"])
+    assert lint(anything, "X002")

@@ -291,6 +291,21 @@ def _singular(word: str) -> str:
     return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
 
 
+def _takes_ddl(tool: ToolContract, noun: str) -> bool:
+    """A required parameter described as the `CREATE <noun>` statement to run (which names what it makes)."""
+    schema = tool.input_schema
+    properties = schema.get("properties") if isinstance(schema, dict) else None
+    if not isinstance(properties, dict):
+        return False
+    statement = f"create {noun}"
+    for name in _required(tool):
+        sub = properties.get(name)
+        said = sub.get("description") if isinstance(sub, dict) else None
+        if isinstance(said, str) and statement in " ".join(said.lower().split()):
+            return True
+    return False
+
+
 def safe_repeat(tool: ToolContract, creating: Action | None) -> str | None:
     """Why a repeated call of this creating tool makes nothing new, when its design says so."""
     if creating is None:
@@ -314,6 +329,9 @@ def safe_repeat(tool: ToolContract, creating: Action | None) -> str | None:
         keys = {"name", noun, noun + "name", "path", noun + "path"}
         if (required | _required_in_items(tool)) & keys:
             return f"the {noun} is identified by its name, so a repeat fails as already existing"
+        if _takes_ddl(tool, noun):  # mcp-server-sqlite's create_table(query: "CREATE TABLE SQL statement")
+            return (f"the CREATE {noun.upper()} statement it is given names the {noun}, so a repeat fails as "
+                    f"already existing")
     if creating.word in ("create", "creates") and {"name", "namespace"} <= flat:
         return "resources are named uniquely within their namespace, so a repeat fails as already existing"
     if creating.word in ("create", "creates") and required & _PATHS:
