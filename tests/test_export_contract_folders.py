@@ -159,3 +159,15 @@ def test_bundling_leaves_data_and_unknown_ids_alone():
     other = _document("customer", {"$id": "urn:x:customer", "type": "string"})
     schema, copied = bundle_schema(state, {"urn:x:customer": other})
     assert copied == [] and schema == state.schema
+
+
+def test_a_schema_file_too_large_or_of_no_schema_is_refused_naming_it(project, monkeypatch):
+    from toolclause.exporting import schema_sources
+
+    with monkeypatch.context() as patched:
+        patched.setattr(schema_sources, "MAX_DOCUMENT_BYTES", 64)  # the loader's limit (32 MiB), made small
+        done = run(STATE)
+    assert done.exit_code == 2 and STATE in done.stderr and "larger than" in done.stderr
+    (project / HANDOFF).write_text("[1]")
+    done = run("contracts/handoffs")
+    assert done.exit_code == 2 and HANDOFF in done.stderr and "not list" in done.stderr

@@ -21,7 +21,7 @@ from typing import Any
 
 from ..loading.contract_files import FIXTURE, HANDOFF, STATE, contract_kind, load_file_text
 from ..loading.files import iter_files, load_paths
-from ..loading.text import parse_document
+from ..loading.text import MAX_DOCUMENT_BYTES, parse_document
 from ..model import Diagnostic, Origin, SchemaDocument, ToolContract, Unreadable
 from ..schema.refs import value_at
 from ..suggest import closest
@@ -122,7 +122,10 @@ def _read(file: Path) -> SchemaDocument | str:
     if kind in (HANDOFF, STATE):
         if loaded.unreadable:
             raise ValueError(_where(loaded.unreadable[0]))
-        return [*loaded.handoffs, *loaded.states][0]
+        found = [*loaded.handoffs, *loaded.states]
+        if not found:
+            raise ValueError(f"{file}: holds no {kind} schema (a JSON Schema object with \"type\": \"object\")")
+        return found[0]
     if loaded.tools:
         names = ", ".join(tool.name for tool in loaded.tools[:3])
         return (f"holds tools ({names}), not a JSON Schema: structured-output exports handoff and state schemas; "
@@ -132,6 +135,9 @@ def _read(file: Path) -> SchemaDocument | str:
 
 def _text(file: Path) -> str:
     try:
+        if file.stat().st_size > MAX_DOCUMENT_BYTES:
+            raise ValueError(f"{file}: larger than {MAX_DOCUMENT_BYTES // (1024 * 1024)} MiB; no schema is that "
+                             f"large, so it was not read")
         return file.read_text(encoding="utf-8-sig")
     except UnicodeDecodeError as exc:
         raise ValueError(f"{file}: not UTF-8 text (byte {exc.start})") from None
