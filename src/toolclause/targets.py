@@ -110,7 +110,6 @@ EXPORT_TARGETS: dict[str, ExportTarget] = {t.name: t for t in (
 )}
 
 
-
 def other_command_target(name: str, command: str) -> str | None:
     """What to write instead when a name of the other command's targets is given (lint's `openai-strict`
     to export, export's `openai-chat` to lint): they name providers differently, and strictness is a
