@@ -162,12 +162,21 @@ def test_bundling_leaves_data_and_unknown_ids_alone():
 
 
 def test_a_schema_file_too_large_or_of_no_schema_is_refused_naming_it(project, monkeypatch):
-    from toolclause.exporting import schema_sources
+    from toolclause.loading import files
 
     with monkeypatch.context() as patched:
-        patched.setattr(schema_sources, "MAX_DOCUMENT_BYTES", 64)  # the loader's limit (32 MiB), made small
+        patched.setattr(files, "MAX_DOCUMENT_BYTES", 64)  # the loader's limit (32 MiB), made small
         done = run(STATE)
-    assert done.exit_code == 2 and STATE in done.stderr and "larger than" in done.stderr
+    assert done.exit_code == 2 and STATE in done.stderr and "MiB are not read" in done.stderr
     (project / HANDOFF).write_text("[1]")
     done = run("contracts/handoffs")
     assert done.exit_code == 2 and HANDOFF in done.stderr and "not list" in done.stderr
+
+
+def test_a_named_pipe_is_refused_as_the_loader_refuses_it_not_read_until_it_blocks(project):
+    import os
+
+    pipe = project / "contracts" / "state" / "pipe.json"
+    os.mkfifo(pipe)
+    done = run("contracts/state/pipe.json")
+    assert done.exit_code == 2 and "a named pipe, not a regular file" in done.stderr

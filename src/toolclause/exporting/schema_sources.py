@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from ..loading.contract_files import FIXTURE, HANDOFF, STATE, contract_kind, load_file_text
-from ..loading.files import iter_files, load_paths
-from ..loading.text import MAX_DOCUMENT_BYTES, parse_document
+from ..loading.files import iter_files, load_paths, read_document_text
+from ..loading.text import parse_document
 from ..model import Diagnostic, Origin, SchemaDocument, ToolContract, Unreadable
 from ..schema.refs import value_at
 from ..suggest import closest
@@ -97,7 +97,7 @@ def read_schema_sources(paths: Sequence[str | Path]) -> SchemaSources:
         if path.is_dir():
             # a folder holds fixtures and tools beside its schemas, as `toolclause lint` reads it: left out
             documents += [found for file in _schema_files(path) if isinstance(found := _read(file), SchemaDocument)]
-        elif path.is_file():
+        elif path.exists():  # a pipe or a device too: the loader's reader says why it is not read
             found = _read(path)
             if not isinstance(found, SchemaDocument):
                 raise ValueError(f"{path}: {found}")
@@ -134,15 +134,11 @@ def _read(file: Path) -> SchemaDocument | str:
 
 
 def _text(file: Path) -> str:
-    try:
-        if file.stat().st_size > MAX_DOCUMENT_BYTES:
-            raise ValueError(f"{file}: larger than {MAX_DOCUMENT_BYTES // (1024 * 1024)} MiB; no schema is that "
-                             f"large, so it was not read")
-        return file.read_text(encoding="utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise ValueError(f"{file}: not UTF-8 text (byte {exc.start})") from None
-    except OSError as exc:
-        raise ValueError(f"{file}: cannot read: {exc.strerror or exc}") from None
+    """The file's text, read as the loader reads every document (regular files, size, UTF-8)."""
+    text = read_document_text(file)
+    if isinstance(text, Unreadable):
+        raise ValueError(_where(text))
+    return text
 
 
 def _plain_document(text: str, file: Path) -> SchemaDocument:

@@ -48,29 +48,47 @@ def load_file(path: Path, input_format: str | None = None, display: str | None =
 
 def _load_file(path: Path, input_format: str | None, display: str | None) -> LoadResult:
     file = display or str(path)
-    try:
-        handle = _open_regular(path, file)
-        if isinstance(handle, Unreadable):
-            return LoadResult(files=1, unreadable=[handle])
-        with handle:
-            size = os.fstat(handle.fileno()).st_size
-            if SUFFIXES.get(path.suffix.lower()) == "jsonl":
+    if SUFFIXES.get(path.suffix.lower()) == "jsonl":
+        try:
+            handle = _open_regular(path, file)
+            if isinstance(handle, Unreadable):
+                return LoadResult(files=1, unreadable=[handle])
+            with handle:
                 lines = io.TextIOWrapper(handle, encoding="utf-8-sig", errors="strict")
                 return load_jsonl_lines(lines, file, input_format)
-            if size > MAX_DOCUMENT_BYTES:
-                return LoadResult(files=1, unreadable=[_too_large(file, size)])
-            data = handle.read(MAX_DOCUMENT_BYTES + 1)  # capped: a file may grow while it is read
-            if len(data) > MAX_DOCUMENT_BYTES:
-                return LoadResult(files=1, unreadable=[_too_large(file, len(data))])
-    except UnicodeDecodeError as exc:
-        return LoadResult(files=1, unreadable=[Unreadable("not-utf8", f"not UTF-8 text (byte {exc.start})", file=file)])
-    except OSError as exc:
-        return LoadResult(files=1, unreadable=[Unreadable("cannot-read", f"cannot read: {exc.strerror or exc}",
-                                                          file=file)])
-    text = _decode(data, file)
+        except UnicodeDecodeError as exc:
+            return LoadResult(files=1, unreadable=[Unreadable("not-utf8", f"not UTF-8 text (byte {exc.start})",
+                                                              file=file)])
+        except OSError as exc:
+            return LoadResult(files=1, unreadable=[_cannot_read(file, exc)])
+    text = read_document_text(path, file)
     if isinstance(text, Unreadable):
         return LoadResult(files=1, unreadable=[text])
     return load_file_text(text, file, path, input_format)
+
+
+def read_document_text(path: Path, file: str | None = None) -> str | Unreadable:
+    """The text of one JSON or YAML document file, or why it is not read: not a regular file, over
+    `MAX_DOCUMENT_BYTES`, not UTF-8, or not readable.  Every reader of a user's document goes through here."""
+    file = file or str(path)
+    try:
+        handle = _open_regular(path, file)
+        if isinstance(handle, Unreadable):
+            return handle
+        with handle:
+            size = os.fstat(handle.fileno()).st_size
+            if size > MAX_DOCUMENT_BYTES:
+                return _too_large(file, size)
+            data = handle.read(MAX_DOCUMENT_BYTES + 1)  # capped: a file may grow while it is read
+            if len(data) > MAX_DOCUMENT_BYTES:
+                return _too_large(file, len(data))
+    except OSError as exc:
+        return _cannot_read(file, exc)
+    return _decode(data, file)
+
+
+def _cannot_read(file: str, exc: OSError) -> Unreadable:
+    return Unreadable("cannot-read", f"cannot read: {exc.strerror or exc}", file=file)
 
 
 def _open_regular(path: Path, file: str) -> BinaryIO | Unreadable:
