@@ -444,13 +444,12 @@ def detect_tool_format(obj: Mapping[str, Any]) -> str | None:
 
 
 def _lists_mcp_servers(obj: dict) -> bool:
-    """`mcpServers` (Claude Desktop, Cursor) or `servers` (VS Code) holding entries that start a server."""
-    for key in ("mcpServers", "servers"):
-        table = obj.get(key)
-        if isinstance(table, dict) and table and all(
-                isinstance(entry, dict) and ("command" in entry or "url" in entry) for entry in table.values()):
-            return True
-    return False
+    """A client configuration's server table (where `--mcp-config` finds it) whose entries each start one."""
+    from .mcp_config import configured_servers  # only a document that is no tool asks
+
+    table = configured_servers(obj)
+    return table is not None and bool(table) and all(
+        isinstance(entry, dict) and ("command" in entry or "url" in entry) for entry in table.values())
 
 
 def read_tool(obj: Any, origin: Origin, fmt: str | None = None) -> ToolContract:

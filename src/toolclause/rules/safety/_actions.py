@@ -50,6 +50,11 @@ class Action:
 
 
 _SENTENCE_END = re.compile(r"(?<=[.!?。])\s|\n")
+
+
+def first_sentence(text: str, limit: int = 300) -> str:
+    """A text's first sentence (to its first line break at most), cut at `limit` characters."""
+    return _SENTENCE_END.split(text.strip(), 1)[0][:limit]
 # Korean verbs end in one of these (조회합니다, 생성하고, 삭제한다); a noun (주문, 주문을) does not.
 _KO_VERBAL = ("합니다", "하고", "한다", "하는", "하여", "해서", "했다", "하기", "하면", "하며", "됩니다", "했습니다",
               "하세요", "해주세요", "하십시오", "합니까", "한", "할", "함", "해", "냅니다", "냅", "옵니다", "줍니다")
@@ -99,7 +104,7 @@ def description_action(text: str) -> tuple[str, VerbClass] | None:
     after at most a lead-in ("This tool creates …"); a verb-like word later in the
     sentence is usually a noun ("… produced by a charge").  Korean puts the verb last.
     """
-    first = _SENTENCE_END.split(text.strip(), 1)[0][:300]
+    first = first_sentence(text)
     tokens = text_words(first)
     korean: list[tuple[str, VerbClass, bool]] = []
     english_found: tuple[str, VerbClass] | None = None
@@ -127,7 +132,7 @@ def computes(tool: ToolContract) -> bool:
     """Does the description open with a verb whose result is the answer (generate, calculate, recommend)?"""
     if not isinstance(tool.description, str):
         return False
-    for word in text_words(_SENTENCE_END.split(tool.description.strip(), 1)[0][:120]):
+    for word in text_words(first_sentence(tool.description, 120)):
         if word in _LEAD_IN:
             continue
         return word in english.COMPUTE or stem_en(word) in _COMPUTE_STEMS
@@ -156,7 +161,7 @@ def mutating_words(tool: ToolContract, name: bool = True) -> list[str]:
             if changes_state(word) and not _is_noun_verb(word):
                 found.append(word)
     if isinstance(tool.description, str):
-        first = _SENTENCE_END.split(tool.description.strip(), 1)[0][:300]
+        first = first_sentence(tool.description)
         previous = ""
         for word in text_words(first):
             if is_hangul(word):

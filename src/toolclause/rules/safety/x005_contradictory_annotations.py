@@ -45,7 +45,7 @@ from ... import _lazy_re as re
 from ...lexicon import VerbClass, identifier_words, text_words, verb_class
 from ...model import Severity, ToolContract
 from ..base import Finding, LintContext, Rule
-from ._actions import description_action, hint, normalised
+from ._actions import description_action, first_sentence, hint, normalised
 from ._analysis import analyse, only_reads
 from ._words import CONTENT_PARAMS, EXEC_VERBS
 
@@ -71,7 +71,6 @@ def runs_anything(tool: ToolContract) -> str | None:
 
 
 _CHANGES = VerbClass.WRITE | VerbClass.DESTRUCTIVE | VerbClass.IRREVERSIBLE
-_FIRST_SENTENCE = re.compile(r"(?<=[.!?。])\s|\n")
 
 
 def _text_says_it_reads(tool: ToolContract) -> bool:
@@ -83,7 +82,7 @@ def _text_says_it_reads(tool: ToolContract) -> bool:
     if not any((found := description_action(t)) is not None and found[1] == VerbClass.READ for t in texts):
         return False
     return not any(verb_class(word) & _CHANGES for text in texts
-                   for word in text_words(_FIRST_SENTENCE.split(text.strip(), 1)[0][:300]))
+                   for word in text_words(first_sentence(text)))
 
 
 class ContradictoryAnnotations(Rule):

@@ -72,31 +72,35 @@ _OBLIGATION = re.compile(r"\b(?:always|must|make\s+sure|be\s+sure|ensure|never|s
 _SENTENCE = re.compile(r"(?<=[.!?。])\s+|\n+")
 
 
+# The words each order is made of, shared by its pattern around a name (_AROUND) and by the pattern that
+# rules a sentence out before that one is built (_MAY_ORDER), so the two cannot drift apart.
+_WHEN = r"\b(?:when|whenever|every\s+time|each\s+time|any\s*time|if)\b"
+_USED = r"(?:used|called|invoked|run|executed|available|present)\b"
+_MUST = (r"(?:must|should|shall|has\s+to|needs\s+to|will\s+now|is\s+required\s+to)\s+"
+         r"(?!be\b)(?:always\s+|also\s+|never\s+|only\s+|now\s+)?\w")
+_OVERRIDES = r"\b(?:side\s+effects?\s+on|overrides?|intercepts?|redirects?|behaviou?r\s+of)\b"
+_KO_WHEN_USED = r"(?:사용|호출|실행)(?:할|하는)\s*(?:때|경우)"
+
 # Each order pattern, as the text around a name: (before the name, after it, flags).  The name itself is
 # escaped into the middle when a sentence may hold the order (see _MAY_ORDER).
 _NAME = r"[`'\"]?{name}[`'\"]?(?![\w-])"
 _AROUND = (
     # "when the send_email tool is used, …" (with an obligation checked afterwards)
-    (r"\b(?:when|whenever|every\s+time|each\s+time|any\s*time|if)\b[^.\n]{0,60}?",
-     r"(?:\s+tool)?[^.\n]{0,30}?\b(?:is|are|gets|was)?\s*(?:used|called|invoked|run|executed|available|present)\b",
-     re.I),
+    (_WHEN + r"[^.\n]{0,60}?", r"(?:\s+tool)?[^.\n]{0,30}?\b(?:is|are|gets|was)?\s*" + _USED, re.I),
     # "send_email must send all e-mails to …" ("must be called first" is an order of calls, not an order)
-    ("", r"(?:\s+tool)?\s+(?:must|should|shall|has\s+to|needs\s+to|will\s+now|is\s+required\s+to)\s+"
-         r"(?!be\b)(?:always\s+|also\s+|never\s+|only\s+|now\s+)?\w+", re.I),
+    ("", r"(?:\s+tool)?\s+" + _MUST + "+", re.I),
     # "a side effect on send_email", "overrides the behaviour of send_email"
-    (r"\b(?:side\s+effects?\s+on|overrides?|intercepts?|redirects?|behaviou?r\s+of)\b[^.\n]{0,40}?", "", re.I),
-    ("", r"\S*\s*(?:도구를?\s*)?(?:사용|호출|실행)(?:할|하는)\s*(?:때|경우)[^.\n]{0,60}(?:항상|반드시|무조건)", 0),
+    (_OVERRIDES + r"[^.\n]{0,40}?", "", re.I),
+    ("", r"\S*\s*(?:도구를?\s*)?" + _KO_WHEN_USED + r"[^.\n]{0,60}(?:항상|반드시|무조건)", 0),
 )
 # What a sentence holds wherever the pattern of the same place finds an order, whatever the name: one of
 # these module patterns (compiled once an installation) rules a sentence out before a pattern is built
 # for the name (a few milliseconds each, paid in every run that meets the name).
 _MAY_ORDER = (
-    re.compile(r"\b(?:when|whenever|every\s+time|each\s+time|any\s*time|if)\b[\s\S]*?"
-               r"(?:used|called|invoked|run|executed|available|present)\b", re.I),  # ("isused" too)
-    re.compile(r"\s(?:must|should|shall|has\s+to|needs\s+to|will\s+now|is\s+required\s+to)\s+"
-               r"(?!be\b)(?:always\s+|also\s+|never\s+|only\s+|now\s+)?\w", re.I),
-    re.compile(r"\b(?:side\s+effects?\s+on|overrides?|intercepts?|redirects?|behaviou?r\s+of)\b", re.I),
-    re.compile(r"(?:사용|호출|실행)(?:할|하는)\s*(?:때|경우)"),
+    re.compile(_WHEN + r"[\s\S]*?" + _USED, re.I),  # no word boundary before the verb: "isused" too
+    re.compile(r"\s" + _MUST, re.I),  # one space before the verb of obligation is enough
+    re.compile(_OVERRIDES, re.I),
+    re.compile(_KO_WHEN_USED),
 )
 
 
