@@ -20,8 +20,8 @@ from ..linting.config import ConfigError, LintConfig, discover_config, parse_cod
 from ..linting.engine import LintReport, lint_contracts, lint_loaded, sort_diagnostics, tool_sets
 from ..loading import LoadResult, load_paths
 from ..loading.contract_files import load_file_text
-from ..model import Diagnostic, Severity, ToolContract
-from ..report.base import FixSummary, LintRun
+from ..model import Diagnostic, ToolContract
+from ..report.base import FixSummary, LintRun, failing_severity
 from ..rules.base import LintContext
 
 if TYPE_CHECKING:
@@ -353,9 +353,9 @@ def exit_code(run: LintRun, fail_on: str) -> int:
     """2 when anything was unreadable; 1 when a finding is at or above `fail_on`; else 0."""
     if run.report.unreadable:
         return 2
-    if fail_on == "never":
+    threshold = failing_severity(fail_on)
+    if threshold is None:
         return 0
-    threshold = Severity.parse(fail_on)
     return 1 if any(d.severity >= threshold for d in run.report.diagnostics) else 0
 
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from .. import _lazy_re as re
 from ..linting.engine import LintReport
-from ..model import Diagnostic
+from ..model import Diagnostic, Severity
 
 if TYPE_CHECKING:
     from ..linting.fix import SkippedFix  # made by --fix alone, which imports the fixer
@@ -27,6 +27,12 @@ class FixSummary:
     files_changed: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # e.g. "standard input is never written back"
     diff: str | None = None  # --diff: what --fix would write, as a unified diff (nothing was written)
+
+
+def failing_severity(fail_on: str) -> Severity | None:
+    """The least severity that fails a run under `--fail-on` (error, warning, info), or None for never:
+    the exit code and the JUnit report both ask here, so a failed test means an exit 1."""
+    return None if fail_on == "never" else Severity.parse(fail_on)
 
 
 @dataclass

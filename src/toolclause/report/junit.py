@@ -14,7 +14,7 @@ import xml.etree.ElementTree as ET
 from collections import Counter
 
 from ..model import Diagnostic, Severity
-from .base import LintRun, plural
+from .base import LintRun, failing_severity, plural
 
 _NOT_XML = re.compile("[^\u0009\u000a\u000d\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
@@ -44,19 +44,17 @@ def _failure_message(failing: list[Diagnostic]) -> str:
     return f"{plural(len(failing), 'finding')}: " + ", ".join(parts)
 
 
-def _fails(d: Diagnostic, fail_on: str) -> bool:
-    return fail_on != "never" and d.severity >= Severity.parse(fail_on)
-
-
-def _add_case(suite: ET.Element, classname: str, tool: str, diagnostics: list[Diagnostic], fail_on: str) -> bool:
+def _add_case(suite: ET.Element, classname: str, tool: str, diagnostics: list[Diagnostic],
+              threshold: Severity | None) -> bool:
     """One testcase for one tool: one failure with the findings that fail the run, the others as output."""
     case = ET.SubElement(suite, "testcase", name=_clean(tool), classname=_clean(classname))
-    failing = sorted((d for d in diagnostics if _fails(d, fail_on)), key=lambda d: -d.severity)
+    failing = sorted((d for d in diagnostics if threshold is not None and d.severity >= threshold),
+                     key=lambda d: -d.severity)
     if failing:
         failure = ET.SubElement(case, "failure", message=_clean(_failure_message(failing)),
                                 type=failing[0].severity.label)
         failure.text = _clean("\n\n".join(_finding_text(d) for d in failing))
-    notes = sorted((d for d in diagnostics if not _fails(d, fail_on)), key=lambda d: -d.severity)
+    notes = sorted((d for d in diagnostics if threshold is None or d.severity < threshold), key=lambda d: -d.severity)
     if notes:
         output = ET.SubElement(case, "system-out")
         output.text = _clean("\n\n".join(_finding_text(d) for d in notes))
@@ -75,6 +73,7 @@ def build(run: LintRun) -> ET.Element:
         unreadable.setdefault(problem.file, []).append(problem)
         by_file.setdefault(problem.file, {})
 
+    threshold = failing_severity(run.fail_on)
     root = ET.Element("testsuites", name="toolclause lint")
     total_tests = total_failures = total_errors = 0
     for file, tools in by_file.items():
@@ -83,7 +82,7 @@ def build(run: LintRun) -> ET.Element:
         failures = errors = tests = 0
         for tool, diagnostics in tools.items():
             tests += 1
-            failures += _add_case(suite, classname, tool, diagnostics, run.fail_on)
+            failures += _add_case(suite, classname, tool, diagnostics, threshold)
         for problem in unreadable.get(file, []):
             tests += 1
             errors += 1
