@@ -50,6 +50,7 @@ from mcp.server.lowlevel.server import NotificationOptions, Server
 from mcp.server.models import InitializationOptions
 from mcp.shared.exceptions import MCPError
 
+from .._sockets import listening_socket
 from .._version import __version__
 from ..linting.config import LintConfig, discover_config
 from ..linting.engine import lint_contracts
@@ -362,17 +363,9 @@ async def serve_http(server: Server[Any], host: str = "127.0.0.1", port: int = 8
     if stateless and getattr(server, "route_k", None) is not None:
         raise ValueError("a routed server (route_k) keeps each session's tool list: it cannot be stateless")
     app = server.streamable_http_app(streamable_http_path=path, host=host, stateless_http=stateless)
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    try:
-        sock.bind((host, port))
-        sock.listen(128)
-    except OSError:
-        sock.close()
-        raise
+    sock = listening_socket(host, port)
     bound = sock.getsockname()[1]
-    shown = f"[{host}]" if family == socket.AF_INET6 else host
+    shown = f"[{host}]" if sock.family == socket.AF_INET6 else host
     config = uvicorn.Config(app, log_level="warning", lifespan="on", timeout_graceful_shutdown=3)
     runner = uvicorn.Server(config)
     if on_ready is not None:

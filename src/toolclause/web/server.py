@@ -10,6 +10,7 @@ from pathlib import Path
 
 import uvicorn
 
+from .._sockets import listening_socket
 from .app import create_app
 
 HOST = "127.0.0.1"
@@ -17,15 +18,7 @@ HOST = "127.0.0.1"
 
 def bind(port: int) -> socket.socket:
     """A listening socket on the loopback address (port 0: any free port); OSError when it is taken."""
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    try:
-        sock.bind((HOST, port))
-    except OSError:
-        sock.close()
-        raise
-    sock.listen(128)
-    return sock
+    return listening_socket(HOST, port)
 
 
 def url_of(sock: socket.socket) -> str:
