@@ -52,8 +52,23 @@ def test_c001_empty_properties_beside_additional_true_is_a_bag_of_the_callers_ke
     found = {d.pointer.rsplit("/", 1)[-1]: d for d in _codes(_tool(schema), "C001")}
     assert set(found) == {"options", "empty"}
     assert "free-form by design" in found["options"].message and not found["options"].fix.edits
-    # an empty map with no word of being open still reads as an object that forgot to close
-    assert found["empty"].fix.safe and found["empty"].fix.edits[0].value is False
+    # "properties": {} declares no key: closing it would accept only {}, so --fix never does
+    assert not found["empty"].fix.safe and not found["empty"].fix.edits
+    assert "free-form object" in found["empty"].message
+
+
+def test_c001_fix_never_closes_a_nested_object_that_declares_no_properties():
+    schema = {"type": "object", "properties": {
+        "labels": {"type": "object", "description": "Labels to set."},
+        "meta": {"type": "object", "properties": {}, "description": "Set these."},
+        "address": {"type": "object", "properties": {"city": {"type": "string", "description": "City."}}}}}
+    fixes = {d.pointer.rsplit("/", 1)[-1]: d.fix for d in _codes(_tool(schema), "C001")}
+    closed = {name for name, fix in fixes.items() if fix is not None and fix.safe and fix.edits}
+    assert closed == {"inputSchema", "address"}  # the root and the object with a declared property
+    # a tool without arguments ("properties": {} at the root) is closed: it accepts only {} already
+    (root,) = _codes(_tool({"type": "object", "properties": {}}), "C001")
+    assert root.fix.safe and [(e.pointer.rsplit("/", 1)[-1], e.value) for e in root.fix.edits] == [
+        ("additionalProperties", False)]
 
 
 @pytest.mark.parametrize("schema", [

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from ..linting.fix import SkippedFix, safe_edits
-from ..linting.fix_text import fix_text
+from ..linting.fix_text import FixRefused, fix_text
 from ..model import Diagnostic, ToolContract
 from ..report.base import FixSummary
 
@@ -31,8 +31,14 @@ def fix_file(path: Path, diagnostics: Sequence[Diagnostic],
             path.read_bytes().decode("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         return [], [SkippedFix(d, f"cannot read {path}: {exc}") for d in diagnostics], False
+    if texts is None and _read_only(path):
+        # a read-only file is one its owner protected: refuse, as editors do, rather than replace it
+        return [], [SkippedFix(d, f"{path} is read-only; --fix does not write it", refused=True)
+                    for d in diagnostics], False
     try:
         fixed = fix_text(original, str(path), diagnostics)
+    except FixRefused as exc:
+        return [], [SkippedFix(d, f"{path}: {exc}", refused=True) for d in diagnostics], False
     except Exception as exc:  # the file changed since it was linted, or cannot be re-read
         reason = f"cannot re-read {path} to fix it: {exc or type(exc).__name__}"
         return [], [SkippedFix(d, reason) for d in diagnostics], False
@@ -47,6 +53,15 @@ def fix_file(path: Path, diagnostics: Sequence[Diagnostic],
         unwritten = [SkippedFix(d, f"cannot write {path}: {exc.strerror or exc}") for d in fixed.applied]
         return [], fixed.skipped + unwritten, False
     return fixed.applied, fixed.skipped, True
+
+
+def _read_only(path: Path) -> bool:
+    """Whether the file is protected from writing: no write permission bit at all (as `chmod 444`
+    leaves it, which root too is held to here), or no permission for this user."""
+    try:
+        return not os.stat(path).st_mode & 0o222 or not os.access(path, os.W_OK)
+    except OSError:
+        return False  # the write itself will say what is wrong
 
 
 def _write_atomically(path: Path, text: str) -> None:

@@ -350,9 +350,12 @@ def run_lint(request: LintRequest, progress: Progress | None = None) -> tuple[Li
 
 
 def exit_code(run: LintRun, fail_on: str) -> int:
-    """2 when anything was unreadable; 1 when a finding is at or above `fail_on`; else 0."""
+    """2 when anything was unreadable; 1 when a finding is at or above `fail_on`, or when --fix refused
+    a file (it repeats a key, it is read-only); else 0."""
     if run.report.unreadable:
         return 2
+    if run.fixes is not None and any(s.refused for s in run.fixes.skipped):
+        return 1
     threshold = failing_severity(fail_on)
     if threshold is None:
         return 0

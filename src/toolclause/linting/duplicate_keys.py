@@ -19,7 +19,7 @@ from .config import LintConfig
 def duplicate_key_warnings(found: Iterable[DuplicateKey], tools: Sequence[ToolContract],
                            config: LintConfig) -> list[Diagnostic]:
     """S001 warnings for keys an object repeats: the file is read (the last value wins), the loss is reported,
-    on the tool whose object holds it (its pointer then inside the tool, as rules report), else on the file."""
+    on the tool whose object holds it, else on the file; the pointer is into the file, as the rules' are."""
     if not config.enabled("S001"):
         return []
     out = []
@@ -34,5 +34,5 @@ def duplicate_key_warnings(found: Iterable[DuplicateKey], tools: Sequence[ToolCo
             f"the key '{d.key}' appears more than once in this object; a JSON parser keeps only the last value and "
             f"drops the others without a word, so the tool is not what the file seems to say — keep one",
             tool=holder.name if holder is not None else None, file=d.file,
-            pointer=pointer[len(holder.origin.base):] if holder is not None else pointer, line=d.line))
+            pointer=pointer, line=d.line))
     return out

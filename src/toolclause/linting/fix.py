@@ -32,6 +32,8 @@ class EditError(Exception):
 class SkippedFix:
     diagnostic: Diagnostic
     reason: str
+    # the file itself was refused (it repeats a key, it is read-only): the run fails, as nothing was fixed
+    refused: bool = False
 
 
 @dataclass

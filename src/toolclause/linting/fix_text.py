@@ -276,11 +276,31 @@ def splice_json(text: str, old: Any, new: Any) -> str:
             return text[:offset] + body
     except ValueError:
         pass
-    return text[:offset] + json_dump_like(new, text)  # the splice went wrong somewhere: write it whole
+    # the splice went wrong somewhere; writing the whole value again would respell numbers (1E2 as 100.0)
+    raise FixRefused("the fix could not be written without rewriting the whole file; apply it by hand")
+
+
+class FixRefused(ValueError):
+    """A file --fix will not touch: writing it back would lose something the user wrote."""
+
+
+def _no_repeated_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    seen: set[str] = set()
+    for key, _ in pairs:
+        if key in seen:
+            raise FixRefused(f"the file repeats the key {json.dumps(key)[:80]} in one object, and a fix would keep "
+                             f"only the last one; remove the repeated key by hand, then run --fix again")
+        seen.add(key)
+    return dict(pairs)
+
+
+def _parse_for_fixing(text: str) -> Any:
+    """The JSON value of `text`, refused (FixRefused) when an object repeats a key."""
+    return json.loads(text, object_pairs_hook=_no_repeated_keys)
 
 
 def _fix_json(text: str, diagnostics: Sequence[Diagnostic]) -> tuple[str, FixOutcome]:
-    document = json.loads(text.lstrip("\ufeff"))
+    document = _parse_for_fixing(text.lstrip("\ufeff"))
     original = json.loads(text.lstrip("\ufeff"))
     outcome = apply_fixes(document, diagnostics)
     return splice_json(text.lstrip("\ufeff"), original, document), outcome
@@ -298,7 +318,7 @@ def _fix_jsonl(text: str, diagnostics: Sequence[Diagnostic]) -> tuple[str, list[
             continue
         raw = lines[number - 1]
         ending = raw[len(raw.rstrip("\r\n")):]
-        record = json.loads(raw)
+        record = _parse_for_fixing(raw)
         outcome = apply_fixes(record, group)
         if outcome.applied:  # an untouched record keeps its exact bytes
             lines[number - 1] = splice_json(raw[:len(raw) - len(ending)], json.loads(raw), record) + ending
@@ -339,4 +359,4 @@ def fix_text(original: str, name: str, diagnostics: Sequence[Diagnostic]) -> Tex
     return TextFix(new_text, applied, skipped)
 
 
-__all__ = ["TextFix", "TextStyle", "fix_text", "json_dump_like", "yaml_layout"]
+__all__ = ["FixRefused", "TextFix", "TextStyle", "fix_text", "json_dump_like", "yaml_layout"]

@@ -46,16 +46,17 @@ outright.
 ```
 
 ## Fix safety
-Adding `"additionalProperties": false` to an object that declares its
-`properties` (and has no `allOf`/`anyOf`/`oneOf`/`$ref` that could declare more)
+Adding `"additionalProperties": false` to an object that declares at least one
+property (and has no `allOf`/`anyOf`/`oneOf`/`$ref` that could declare more)
 is safe: every argument the schema describes is still accepted.  A root object
 with no `properties` is a tool without arguments, so the safe fix also adds
 `"properties": {}` (OpenAI rejects "object schema missing properties"); both
 edits belong to this one finding because they close the same object.
 Not applied by `--fix`: an explicit `"additionalProperties": true` (the author
-chose an open object), a nested object without `properties` (a free-form value
-that would then accept only `{}`), and an object whose keys may come from a
-composition or reference (there `"unevaluatedProperties": false` is the tool).
+chose an open object), a nested object without `properties` or with
+`"properties": {}` (a free-form map that would then accept only `{}`), and an
+object whose keys may come from a composition or reference (there
+`"unevaluatedProperties": false` is the tool).
 """
 
 from __future__ import annotations
@@ -171,11 +172,9 @@ class OpenObject(Rule):
         explicit = extra is True or extra == {}
         how = "says additionalProperties: true" if extra is True else \
             "has additionalProperties: {}" if explicit else "has no \"additionalProperties\": false"
-        has_props = _declares_properties(schema) or isinstance(schema.get("patternProperties"), dict)
-        if explicit and has_props and not schema.get("properties") and not schema.get("patternProperties"):
-            # "properties": {} beside an explicit "additionalProperties": true is a bag of the caller's keys,
-            # as open as one with no "properties" at all: closing it would accept only {}
-            has_props = False
+        # "properties": {} declares no key: a nested object with it is as free-form as one without
+        # "properties" (a map of the caller's keys), and closing it would accept only {}
+        has_props = any(isinstance(schema.get(k), dict) and bool(schema[k]) for k in ("properties", "patternProperties"))
         if _keys_elsewhere(schema):
             return Finding(pointer, f"{label} is an open object ({how}); its keys also come from a composition or "
                                     f"$ref, so close it with \"unevaluatedProperties\": false rather than "
@@ -194,6 +193,10 @@ class OpenObject(Rule):
             return Finding(pointer, message, Fix("add \"properties\": {} and \"additionalProperties\": false",
                                                  safe=not explicit,
                                                  edits=(Edit("set", pointer + "/properties", {}), close)))
+        if node.is_root and not explicit:  # "properties": {}: a tool without arguments, which closing keeps
+            message = (f"{label} declares no properties and {how}: the tool takes no arguments but accepts any; "
+                       f"add \"additionalProperties\": false")
+            return Finding(pointer, message, Fix("set \"additionalProperties\": false", safe=True, edits=(close,)))
         if free_form_by_design(node, schema, extra):
             if isinstance(schema.get("description"), str) and schema["description"].strip():
                 return None  # open on purpose, and its description says what goes in
