@@ -126,7 +126,7 @@ def sample(out: Path, per_code: int, seed: int, batch_size: int) -> None:
         by_code[f.code].append(f)
     rng = random.Random(seed)
     chosen: list[Finding] = []
-    for code, found in sorted(by_code.items()):
+    for _, found in sorted(by_code.items()):
         done = sum(1 for f in found if f.key in judged)
         want = max(0, min(per_code, len(found)) - done)
         # stratified across servers: one finding from each server in turn, servers in a seeded order

@@ -111,7 +111,8 @@ def check_fixed(original: list[dict], fixed: list[dict], where: str) -> list[str
         schema_after = after.get("inputSchema") or after.get("parameters") or after.get("input_schema")
         for call in documented_calls(schema_before):
             if accepts(schema_before, call) and accepts(schema_after, call) is False:
-                problems.append(f"{where} {name}: the fixed schema rejects the documented call {json.dumps(call)[:200]}")
+                shown = json.dumps(call)[:200]
+                problems.append(f"{where} {name}: the fixed schema rejects the documented call {shown}")
     return problems
 
 

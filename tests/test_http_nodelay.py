@@ -55,7 +55,8 @@ def test_connections_accepted_by_asyncio_on_the_listening_socket_have_nodelay(ho
     assert asyncio.run(asyncio.wait_for(accepted_option(), 20)) != 0
 
 
-def post(connection: http.client.HTTPConnection, path: str, message: dict, session: str | None) -> tuple[int, dict, bytes]:
+def post(connection: http.client.HTTPConnection, path: str, message: dict,
+         session: str | None) -> tuple[int, dict, bytes]:
     headers = dict(HEADERS, **({"Mcp-Session-Id": session} if session else {}))
     connection.request("POST", path, body=json.dumps(message), headers=headers)
     response = connection.getresponse()

@@ -233,7 +233,20 @@ def test_p005_budget_and_openai_hard_limit():
     assert len(_found(tools, "P005")) == 1
     messages = [d.message for d in _found(tools, "P005", ["openai"])]
     assert len(messages) == 2 and any("OpenAI rejects more than 128" in m for m in messages)
-    assert _found(tools[:20], "P005") == []
+    assert _found(tools[:10], "P005") == []
+    (routed,) = _found(tools[:11], "P005")  # more than ten sent whole: route them (info)
+    assert routed.severity.label == "info" and "beyond 10 sent whole" in routed.message
+    assert [d.severity.label for d in _found(tools[:40], "P005")] == ["info"]
+    assert [d.severity.label for d in _found(tools[:41], "P005")] == ["warning"]  # twice OpenAI's ceiling
+
+
+def test_p005_a_budget_the_project_sets_is_a_warning_over_it():
+    from toolclause.linting.config import LintConfig
+
+    tools = [_tool(name=f"t{i}") for i in range(16)]
+    config = LintConfig().with_overrides(budgets={"max-tools": 15})
+    found = [d for d in toolclause.lint(tools, config=config, select=["P005"]) if d.code == "P005"]
+    assert [d.severity.label for d in found] == ["warning"] and "over the budget of 15" in found[0].message
 
 
 def test_p006_estimate_and_list_budget():

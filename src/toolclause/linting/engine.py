@@ -121,6 +121,8 @@ def _severity(rule: Rule, config: LintConfig) -> Severity:
 
 
 def _to_diagnostic(rule: Rule, severity: Severity, placer: ToolPlacer | None, finding: Finding) -> Diagnostic:
+    if finding.severity is not None and finding.severity < severity:
+        severity = finding.severity
     if placer is None:
         return Diagnostic(rule.code, rule.name, severity, finding.message, pointer=finding.pointer, fix=finding.fix)
     pointer, line, column = placer.locate(finding.pointer)

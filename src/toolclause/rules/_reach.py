@@ -15,7 +15,7 @@ from ..model import ToolContract
 from ..schema.walk import SchemaNode
 from .base import IdentityMemo, LintContext
 
-_DEFS = ("$defs", "definitions")
+DEFINITION_KEYWORDS = _DEFS = ("$defs", "definitions")
 
 
 class _Used(IdentityMemo[dict, frozenset[str]]):

@@ -53,6 +53,10 @@ class Finding:
     pointer: str
     message: str
     fix: Fix | None = None
+    # at most this severity: a rule whose finding is only a suggestion in this case (an open object whose
+    # every key is required) reports it lower than the rule's own severity; never higher, and never above
+    # the severity the configuration gives the rule
+    severity: Severity | None = None
 
 
 S = TypeVar("S")

@@ -19,6 +19,15 @@ says (`url` with `"format": "uri"`), or an object (or array of objects) whose ev
 definition (`$defs`) that nothing in the tool references is skipped: no argument
 is ever checked against it.
 
+Severity follows the name.  A name that leaves open what to send is a warning:
+a word of several meanings (`id`, `type`, `mode`, `scope`, `format`, `depth`,
+`filter`, `target`, `value`), an abbreviation of one or two letters (`ts`, `q`),
+the id of a handle the server made (`sessionId`, `process_id`: returned by which
+call?), or a duration, size or amount without its unit in the name (`timeout`,
+`max_age`, `amount`; not `timeout_ms`).  A name that says everything
+(`invoice_id`, `query`, `branch_name`, `path`) is reported as info: a
+description still helps, but its absence is not a defect.
+
 ## Why is this bad?
 The name alone rarely says what to send: `date` in which format, `amount` in
 which currency and unit, `id` of what.  The model fills the gap with a guess,
@@ -59,7 +68,23 @@ from ._common import property_path, resolve_local, text_of
 _ALWAYS_PAIRS = (frozenset({"latitude", "longitude"}), frozenset({"lat", "lng"}), frozenset({"lat", "lon"}),
                  frozenset({"owner", "repo"}))
 # Free prose the model writes in its own words: the name is the whole instruction.
-_PROSE = frozenset("title body content text message comment note subject summary".split())
+_PROSE = frozenset("title body content text message comment note subject summary reason explanation".split())
+# Names that leave open what to send (which id, which unit, which of several meanings): a property named so
+# needs its description, a warning.  A name that says everything (`invoice_id`, `query`, `repo`) is info.
+_AMBIGUOUS = frozenset("""
+id ids key keys type types kind mode scope format level depth target value values data options opts flags flag
+filter filters status state ts amt qty num n k q t v code ref session handle token pid context input output args
+params payload spec expression expr selector range unit units precision resolution weight score threshold
+""".split())
+# The first word of an id that names a handle the server made (which call returned it?): `sessionId`.
+_HANDLES = frozenset("session process run job task request operation execution thread connection terminal tab "
+                     "element node instance transaction lease lock".split())
+# Quantities whose unit the name must carry: `timeout` in seconds or milliseconds?
+_UNITLESS = frozenset("timeout delay interval duration ttl age wait period retention window size frequency "
+                      "amount price cost rate radius distance".split())
+_UNIT_WORDS = frozenset("ms millis milliseconds sec secs second seconds s min mins minute minutes hour hours h "
+                        "day days bytes byte kb mb gb kib mib gib px pixels percent pct cents usd m km meters "
+                        "metres miles".split())
 # Pagination parameters: their meaning is the convention itself.
 _PAGINATION = frozenset("page perpage pagesize offset limit cursor startcursor nextcursor pagetoken maxresults "
                          "maxcount numresults".split())
@@ -174,6 +199,21 @@ def _documented_in_tool_description(node: SchemaNode, tool: ToolContract) -> str
     return line if len(line) <= 80 else line[:79] + "…"
 
 
+def ambiguous_name(node: SchemaNode) -> bool:
+    """Whether the property's name leaves open what to send: an abbreviation, a word of several meanings, an
+    id of a handle the server made, or a quantity without its unit."""
+    words = identifier_words(node.key) if isinstance(node.key, str) else ()
+    if not words:
+        return False
+    if len(words) == 1 and (words[0] in _AMBIGUOUS or len(words[0]) <= 2):
+        return True
+    if words[-1] in ("id", "ids") and words[0] in _HANDLES:
+        return True
+    declared = node.schema.get("type")
+    return (declared in ("integer", "number") and any(w in _UNITLESS for w in words)
+            and not any(w in _UNIT_WORDS for w in words))
+
+
 class MissingPropertyDescription(Rule):
     code = "D003"
     name = "missing-property-description"
@@ -193,13 +233,15 @@ class MissingPropertyDescription(Rule):
         container = schema.get("type") in ("object", "array") or "properties" in schema or "items" in schema
         advice = ("say what it holds and when to send it" if container
                   else "say what value it expects (meaning, format, unit, example)")
+        # a name that says what to send makes the description a nicety (info); one that leaves it open, a defect
+        severity = None if ambiguous_name(node) else Severity.INFO
         documented = _documented_in_tool_description(node, tool)
         if documented is not None:
             yield Finding(node.pointer, (
                 f"property '{path}' has {what}{note}, but the tool description documents it ('{documented}'); move "
                 f"that text into the property's description, where a model filling in '{path}' reads it and where "
                 f"hosts that shorten tool descriptions keep it"),
-                Fix(f"move the tool description's text about '{path}' into its description", safe=False))
+                Fix(f"move the tool description's text about '{path}' into its description", safe=False), severity)
             return
         yield Finding(node.pointer, f"property '{path}' has {what}{note}; {advice}",
-                      Fix(f"add a description to '{path}'", safe=False))
+                      Fix(f"add a description to '{path}'", safe=False), severity)

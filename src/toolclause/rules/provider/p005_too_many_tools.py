@@ -1,8 +1,11 @@
 """too-many-tools (P005)
 
 ## What it does
-Counts the tools of one list (one file, one `tools/list`, one benchmark entry)
-and reports a list longer than the `max-tools` budget (default 20).  With the
+Counts the tools of one list (one file, one `tools/list`, one benchmark entry).
+A list of more than 10 tools sent whole is reported as info (route: send the
+few tools a request needs); one of more than 40, twice the ceiling OpenAI
+recommends, as a warning.  A project that sets its own `max-tools` budget gets
+a warning for any list over it instead.  With the
 `openai` or `openai-strict` target it also reports more than 128 tools, the
 hard limit of that API.  (Gemini's limit of 512 declarations is reported by
 P003, the Gemini rule, so it is not reported twice.)
@@ -62,6 +65,8 @@ from ...targets import OPENAI_MAX_TOOLS, RECOMMENDED_MAX_TOOLS
 from ..base import Finding, LintContext, Rule
 
 BUDGET_KEY = "max-tools"
+SENT_WHOLE_TOOLS = 10  # more tools than this sent to the model at once want routing (info)
+CROWDED_TOOLS = 40     # twice OpenAI's recommended ceiling: a list this long is a defect (warning)
 
 
 class TooManyTools(Rule):
@@ -70,15 +75,25 @@ class TooManyTools(Rule):
     severity = Severity.WARNING
 
     def check_tools(self, tools: Sequence[ToolContract], ctx: LintContext) -> Iterable[tuple[ToolContract, Finding]]:
-        budget = ctx.budget(BUDGET_KEY, RECOMMENDED_MAX_TOOLS)
-        if not isinstance(budget, int) or isinstance(budget, bool) or budget < 1:
-            budget = RECOMMENDED_MAX_TOOLS
+        chosen = ctx.budgets.get(BUDGET_KEY)
+        if not isinstance(chosen, int) or isinstance(chosen, bool) or chosen < 1:
+            chosen = None
         count = len(tools)
-        if count > budget:
-            yield tools[budget], Finding("", f"this list has {count} tools, over the budget of {budget} "
-                                             f"({BUDGET_KEY}); models pick the right tool less often as the list "
-                                             f"grows (OpenAI recommends fewer than {RECOMMENDED_MAX_TOOLS}) — split "
-                                             f"it by task or route through a search tool")
+        if chosen is not None:  # the project's own budget: over it is what the project chose to hear about
+            if count > chosen:
+                yield tools[chosen], Finding("", f"this list has {count} tools, over the budget of {chosen} "
+                                                 f"({BUDGET_KEY}); models pick the right tool less often as the "
+                                                 f"list grows — split it by task or route through a search tool")
+        elif count > CROWDED_TOOLS:
+            yield tools[CROWDED_TOOLS], Finding("", (
+                f"this list has {count} tools, more than twice the {RECOMMENDED_MAX_TOOLS} OpenAI recommends at "
+                f"the start of a turn; models pick the right tool less often as the list grows — split it by task "
+                f"or send only the few tools a request needs (a search or routing tool in front of the rest)"))
+        elif count > SENT_WHOLE_TOOLS:
+            yield tools[SENT_WHOLE_TOOLS], Finding("", (
+                f"this list has {count} tools; beyond {SENT_WHOLE_TOOLS} sent whole, route: send the few a request "
+                f"needs (a search tool, or the Toolbox's select) and keep the others out of the prompt"),
+                severity=Severity.INFO)
         hard_limits = []
         if ctx.targets & {"openai", "openai-strict"}:
             hard_limits.append(("OpenAI", OPENAI_MAX_TOOLS))

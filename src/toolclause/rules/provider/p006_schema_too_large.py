@@ -5,13 +5,18 @@ Estimates the prompt tokens each tool costs and reports a tool over the
 `tool-tokens` budget (default 1,000) and a list whose tools together pass the
 `list-tokens` budget (default 10,000).
 
-The estimate is the tool's MCP shape (name, title, description, inputSchema,
-outputSchema, annotations, _meta) written as compact JSON, in UTF-8 bytes,
-divided by 4.  For English JSON that is close to what OpenAI's and Anthropic's
-tokenizers count; for Korean, Chinese or Japanese text a character takes 3
-bytes, i.e. 0.75 estimated tokens, which still errs low.  Providers wrap each
-tool in their own framing, so real costs are a little higher: a finding is
-never an overestimate.
+A tool up to a quarter over its budget is reported as info (worth trimming,
+not a defect), unless a fifth of it or more is definitions (`$defs`) its schema
+never references, which is a warning that says to remove them.  The list total
+is a warning.
+
+The estimate is what a function-calling request sends of each tool (its name,
+description and inputSchema; the outputSchema, annotations and `_meta` stay with
+the host) written as compact JSON, in UTF-8 bytes, divided by 4.  For English
+JSON that is close to what OpenAI's and Anthropic's tokenizers count; for
+Korean, Chinese or Japanese text a character takes 3 bytes, i.e. 0.75 estimated
+tokens, which still errs low.  Providers wrap each tool in their own framing,
+so real costs are a little higher: a finding is never an overestimate.
 
 ## Why is this bad?
 Every tool definition is sent on every turn.  A 3,000-token tool costs that
@@ -102,11 +107,14 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from ...model import Severity, ToolContract
+from .._reach import DEFINITION_KEYWORDS, used_definitions
 from ..base import Finding, IdentityMemo, LintContext, Rule
 
 TOOL_BUDGET_KEY, TOOL_BUDGET_DEFAULT = "tool-tokens", 1000
 LIST_BUDGET_KEY, LIST_BUDGET_DEFAULT = "list-tokens", 10_000
 BYTES_PER_TOKEN = 4
+MATERIAL_EXCESS = 1.25  # a tool more than a quarter over its budget is a warning; less, info
+UNUSED_SHARE = 0.2      # unreferenced definitions making a fifth of a tool over budget: remove them (warning)
 
 
 def _budget(ctx: LintContext, key: str, default: int) -> int:
@@ -135,9 +143,34 @@ def _walk_size(value: Any) -> int:
 _compact = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), default=str).encode  # one encoder a run
 
 
+def calling_shape(tool: ToolContract) -> dict[str, Any]:
+    """What a function-calling request sends of the tool: name, description and input schema.
+
+    The output schema, annotations and `_meta` stay with the host: no provider puts them in the prompt.
+    """
+    shape: dict[str, Any] = {"name": tool.name}
+    if tool.description is not None:
+        shape["description"] = tool.description
+    shape["inputSchema"] = tool.input_schema if tool.input_schema is not None else {"type": "object", "properties": {}}
+    return shape
+
+
+def unused_definitions_share(tool: ToolContract) -> float:
+    """The share of the tool's estimated size that is definitions its schema never references."""
+    schema = tool.input_schema
+    if not isinstance(schema, dict) or not any(isinstance(schema.get(k), dict) for k in DEFINITION_KEYWORDS):
+        return 0.0
+    used = used_definitions(schema)
+    unused = {k: {n: d for n, d in schema[k].items() if f"/{k}/{n}" not in used}
+              for k in DEFINITION_KEYWORDS if isinstance(schema.get(k), dict)}
+    unused_size = sum(_walk_size(v) for v in unused.values())
+    return unused_size / max(1, _walk_size(calling_shape(tool)))
+
+
 def estimate_tokens(tool: ToolContract) -> int:
-    """Compact JSON of the MCP shape, in UTF-8 bytes, divided by 4 (rounded up)."""
-    shape = tool.to_mcp()
+    """Compact JSON of what a function-calling request sends (name, description, input schema), in UTF-8
+    bytes, divided by 4 (rounded up)."""
+    shape = calling_shape(tool)
     try:
         text = _compact(shape)
         # an ASCII str's length is its UTF-8 length (isascii is O(1)): most tools skip the encode
@@ -165,9 +198,18 @@ class SchemaTooLarge(Rule):
         budget = _budget(ctx, TOOL_BUDGET_KEY, TOOL_BUDGET_DEFAULT)
         tokens = self._tokens(tool, ctx)
         if tokens > budget:
-            yield Finding("", f"this tool costs about {tokens:,} prompt tokens on every turn (compact JSON / 4), "
-                              f"over the budget of {budget:,} ({TOOL_BUDGET_KEY}); shorten descriptions, replace "
-                              f"long enums, or split the tool")
+            message = (f"this tool costs about {tokens:,} prompt tokens on every turn (its name, description and "
+                       f"input schema as a function-calling request sends them, compact JSON / 4), over the budget "
+                       f"of {budget:,} ({TOOL_BUDGET_KEY}); ")
+            share = unused_definitions_share(tool)
+            if share >= UNUSED_SHARE:
+                yield Finding("", message + f"{share:.0%} of it is definitions the schema never references: "
+                                            f"remove them from $defs")
+                return
+            # a tool a little over the budget is worth trimming, not a defect: a warning from a quarter over
+            severity = None if tokens > budget * MATERIAL_EXCESS else Severity.INFO
+            yield Finding("", message + "shorten descriptions, replace long enums, or split the tool",
+                          severity=severity)
 
     def summarise_member(self, tool: ToolContract, ctx: LintContext) -> int:
         return self._tokens(tool, ctx)

@@ -13,6 +13,11 @@ key (`paramters`, `inputschema`, `input_schema` in an MCP or OpenAI tool,
 `inputSchema` in an OpenAI function) leaves the tool silently without
 parameters, so the message says so and names the key the format reads.
 
+A misspelt constraint (`requried`, `propertys`, `additonalProperties`,
+`enums`, `minimun`) is an error: the schema silently accepts what it was
+written to refuse.  A misspelt annotation (`Description`, `titel`) is a
+warning: the text is lost, but no argument gets through that should not.
+
 ## Why is this bad?
 Validators ignore keywords they do not know, so the misspelt constraint is
 silently dropped: `require` makes every argument optional, `enums` lets any
@@ -143,10 +148,16 @@ def misplaced_parameter_key(tool: ToolContract) -> tuple[str, str, str] | None:
     return None
 
 
+# Keywords that only describe: misspelt, the schema still checks what it checked (a warning).  Any other
+# misspelt keyword drops a constraint without a word (`requried`, `additonalProperties`): an error.
+ANNOTATIONS = frozenset({"description", "title", "default", "examples", "example", "$comment", "deprecated",
+                         "readOnly", "writeOnly", "format", "contentMediaType", "contentEncoding", "$schema", "$id"})
+
+
 class UnknownKeyword(Rule):
     code = "S006"
     name = "unknown-keyword"
-    severity = Severity.WARNING
+    severity = Severity.ERROR
     all_nodes = True
     roles = frozenset({"input", "output"})
 
@@ -178,8 +189,15 @@ class UnknownKeyword(Rule):
             if key in GEMINI_SNAKE_CASE and is_openapi_schema(tool, node.role):
                 continue  # Gemini's protobuf JSON accepts snake_case field names
             pointer = f"{node.pointer}/{escape_token(key)}"
-            message = (f"'{key}' is not a JSON Schema keyword, so validators ignore it; "
-                       f"did you mean '{meant}'?")
+            if meant in ANNOTATIONS:
+                message = (f"'{key}' is not a JSON Schema keyword, so validators and models ignore it; "
+                           f"did you mean '{meant}'?")
+                severity: Severity | None = Severity.WARNING  # a lost annotation: no argument gets through
+            else:
+                message = (f"'{key}' is not a JSON Schema keyword, so validators ignore it and the schema accepts "
+                           f"what '{meant}' would refuse; did you mean '{meant}'?")
+                severity = None  # a lost constraint: the schema silently accepts anything it was to refuse
             yield Finding(pointer, message, Fix(
                 f"rename '{key}' to '{meant}'", safe=False,
-                edits=(Edit("set", f"{node.pointer}/{escape_token(meant)}", schema[key]), Edit("remove", pointer))))
+                edits=(Edit("set", f"{node.pointer}/{escape_token(meant)}", schema[key]), Edit("remove", pointer))),
+                severity)

@@ -22,26 +22,32 @@ Tools read from formats that are not JSON Schema (parameter lists, bare
 property maps) are not reported for the objects the loader builds from them:
 those formats have no way to close an object.
 
+An object whose every declared property is required is reported as info: a
+misspelt name fails there already (as a missing required one), and closing it
+only refuses invented extra keys.  So is a tool that takes no arguments.
+
 ## Why is this bad?
 An open object accepts argument names it never declared.  A model that writes
-`"citty"` instead of `"city"`, or invents a `"force": true`, gets no error: the
+`"unit"` instead of `"units"`, or invents a `"force": true`, gets no error: the
 extra key is silently accepted and ignored (or worse, passed through), and the
 declared value is simply missing.  OpenAI strict mode refuses such schemas
 outright.
 
 ## Example
 ```json
-{"name": "get_weather", "description": "Current weather for one city, in metric units.",
+{"name": "get_weather", "description": "Current weather for one city.",
  "inputSchema": {"type": "object",
-                 "properties": {"city": {"type": "string", "description": "City name"}},
+                 "properties": {"city": {"type": "string", "description": "City name"},
+                                "units": {"enum": ["metric", "imperial"], "description": "Defaults to metric"}},
                  "required": ["city"]}}
 ```
 
 ## Use instead
 ```json
-{"name": "get_weather", "description": "Current weather for one city, in metric units.",
+{"name": "get_weather", "description": "Current weather for one city.",
  "inputSchema": {"type": "object",
-                 "properties": {"city": {"type": "string", "description": "City name"}},
+                 "properties": {"city": {"type": "string", "description": "City name"},
+                                "units": {"enum": ["metric", "imperial"], "description": "Defaults to metric"}},
                  "required": ["city"], "additionalProperties": false}}
 ```
 
@@ -121,6 +127,14 @@ def free_form_by_design(node: SchemaNode, schema: dict, extra: object) -> bool:
     return isinstance(text, str) and bool(_FREE_FORM_TEXT.search(text))
 
 
+def _every_key_required(schema: dict) -> bool:
+    """Whether every declared property is required (and no pattern admits more): a misspelt name then fails."""
+    properties, required = schema.get("properties"), schema.get("required")
+    if not isinstance(properties, dict) or not properties or schema.get("patternProperties"):
+        return False
+    return isinstance(required, list) and all(name in required for name in properties)
+
+
 class OpenObject(Rule):
     code = "C001"
     name = "open-object"
@@ -174,7 +188,8 @@ class OpenObject(Rule):
             "has additionalProperties: {}" if explicit else "has no \"additionalProperties\": false"
         # "properties": {} declares no key: a nested object with it is as free-form as one without
         # "properties" (a map of the caller's keys), and closing it would accept only {}
-        has_props = any(isinstance(schema.get(k), dict) and bool(schema[k]) for k in ("properties", "patternProperties"))
+        has_props = any(isinstance(schema.get(k), dict) and bool(schema[k])
+                        for k in ("properties", "patternProperties"))
         if _keys_elsewhere(schema):
             return Finding(pointer, f"{label} is an open object ({how}); its keys also come from a composition or "
                                     f"$ref, so close it with \"unevaluatedProperties\": false rather than "
@@ -183,23 +198,37 @@ class OpenObject(Rule):
                                edits=(Edit("set", pointer + "/unevaluatedProperties", False),)))
         close = Edit("set", pointer + "/additionalProperties", False)
         if has_props:
+            fix = Fix("set \"additionalProperties\": false", safe=not explicit, edits=(close,))
+            if _every_key_required(schema):
+                # a misspelt name is then a missing required one, which fails already: closing only refuses
+                # invented extra keys, a suggestion rather than a defect
+                message = (f"{label} is an open object ({how}); every property it declares is required, so a "
+                           f"misspelled name already fails, but an invented extra key is accepted and ignored; "
+                           f"add \"additionalProperties\": false")
+                return Finding(pointer, message, fix, severity=Severity.INFO)
             message = (f"{label} is an open object ({how}): arguments it does not declare are accepted and a "
                        f"misspelled name goes unnoticed; add \"additionalProperties\": false")
-            return Finding(pointer, message,
-                           Fix("set \"additionalProperties\": false", safe=not explicit, edits=(close,)))
+            return Finding(pointer, message, fix)
         if node.is_root and "properties" not in schema:
             message = (f"{label} declares no properties and {how}: the tool takes no arguments but accepts any; "
                        f"add \"properties\": {{}} and \"additionalProperties\": false")
             return Finding(pointer, message, Fix("add \"properties\": {} and \"additionalProperties\": false",
                                                  safe=not explicit,
-                                                 edits=(Edit("set", pointer + "/properties", {}), close)))
+                                                 edits=(Edit("set", pointer + "/properties", {}), close)),
+                           severity=Severity.INFO)
         if node.is_root and not explicit:  # "properties": {}: a tool without arguments, which closing keeps
             message = (f"{label} declares no properties and {how}: the tool takes no arguments but accepts any; "
                        f"add \"additionalProperties\": false")
-            return Finding(pointer, message, Fix("set \"additionalProperties\": false", safe=True, edits=(close,)))
+            return Finding(pointer, message, Fix("set \"additionalProperties\": false", safe=True, edits=(close,)),
+                           severity=Severity.INFO)  # an argument sent to a tool that takes none is ignored
         if free_form_by_design(node, schema, extra):
             if isinstance(schema.get("description"), str) and schema["description"].strip():
                 return None  # open on purpose, and its description says what goes in
+            if _words(node.key)[-1:] == ("schema",):  # a JSON Schema passed as a value: its keys are keywords
+                message = (f"{label} takes a JSON Schema (no properties, {how}), so closing it would reject every "
+                           f"real call; keep it open and say in its description that it is a JSON Schema and "
+                           f"what it describes")
+                return Finding(pointer, message, Fix("describe the schema the object takes", safe=False))
             message = (f"{label} is free-form by design (no properties, {how}), so closing it would reject every real "
                        f"call; keep it open and say in its description which keys it takes, or make it a typed map "
                        f"(\"additionalProperties\": {{\"type\": ...}}) or an array of {{\"key\", \"value\"}} objects")

@@ -80,8 +80,12 @@ class UnboundedArray(Rule):
                           Fix(f"set \"uniqueItems\": true and \"maxItems\": {limit}", safe=False, edits=edits))
             return
         else:
-            limit = 100
-            reason = "set the most the function handles, e.g. \"maxItems\": 100"
+            # no number is offered: a bound the tool does not have would reject calls it handles (bulk staging)
+            yield Finding(node.pointer, f"array {label} has no \"maxItems\": a model may send any number of "
+                                        f"elements; if the tool handles at most some number, state it as "
+                                        f"\"maxItems\" so a longer list fails with an explained error",
+                          Fix("state the most elements the tool handles as \"maxItems\"", safe=False))
+            return
         yield Finding(node.pointer, f"array {label} has no \"maxItems\": a model may send any number of "
                                     f"elements; {reason}",
                       Fix(f"set \"maxItems\": {limit}", safe=False,

@@ -1,0 +1,124 @@
+"""Findings a blind judge called marginal on real servers are info; the ones a careful author fixes stay warnings.
+
+Each test mirrors a class of finding judged on real MCP servers (synthetic tools of the same shape): the
+marginal case is reported as info (or not at all), and its twin that is a real defect keeps its severity.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import toolclause
+
+
+def tool(properties=None, required=None, description="Looks up one record by its key and returns it.", **extra):
+    schema = {"type": "object", "properties": properties or {}}
+    if required is not None:
+        schema["required"] = required
+    return {"name": "lookup_record", "description": description, "inputSchema": schema, **extra}
+
+
+def found(obj, code, targets=None):
+    return [(d.pointer.rsplit("/", 1)[-1], d.severity.label)
+            for d in toolclause.lint(obj, select=[code], targets=targets) if d.code == code]
+
+
+STRING = {"type": "string", "description": "A value."}
+
+
+# --------------------------------------------------------------------------- C001
+
+def test_c001_an_object_whose_every_property_is_required_is_info():
+    # a misspelt name is then a missing required one, which fails already
+    assert found(tool({"id": STRING, "name": STRING}, ["id", "name"]), "C001") == [("inputSchema", "info")]
+
+
+def test_c001_an_object_with_an_optional_property_is_a_warning():
+    # a misspelt optional name is dropped without a word: the defect the rule is for
+    assert found(tool({"id": STRING, "sort_by": STRING}, ["id"]), "C001") == [("inputSchema", "warning")]
+
+
+def test_c001_a_tool_without_arguments_is_info():
+    assert found(tool(), "C001") == [("inputSchema", "info")]
+
+
+def test_c001_a_json_schema_value_is_not_told_to_become_a_typed_map():
+    (d,) = [d for d in toolclause.lint(tool({"schema": {"type": "object"}}), select=["C001"])
+            if d.pointer.endswith("/schema")]
+    assert "takes a JSON Schema" in d.message and "key" not in d.message.split(";")[1]
+
+
+# --------------------------------------------------------------------------- D003
+
+@pytest.mark.parametrize("name, schema", [
+    ("invoice_id", {"type": "string"}), ("query", {"type": "string"}), ("branch_name", {"type": "string"}),
+    ("path", {"type": "string"}), ("issue_number", {"type": "integer"}), ("source", {"type": "string"}),
+])
+def test_d003_a_name_that_says_what_to_send_is_info(name, schema):
+    assert found(tool({name: schema}), "D003") == [(name, "info")]
+
+
+@pytest.mark.parametrize("name, schema", [
+    ("id", {"type": "string"}), ("sessionId", {"type": "string"}), ("depth", {"type": "integer"}),
+    ("type", {"type": "string"}), ("ts", {"type": "string"}), ("timeout", {"type": "number"}),
+    ("max_age", {"type": "integer"}), ("amount", {"type": "integer"}), ("scope", {"type": "string"}),
+])
+def test_d003_a_name_that_leaves_open_what_to_send_is_a_warning(name, schema):
+    assert found(tool({name: schema}), "D003") == [(name, "warning")]
+
+
+def test_d003_a_unit_in_the_name_makes_a_duration_self_explanatory():
+    assert found(tool({"timeout_ms": {"type": "integer"}}), "D003") == [("timeout_ms", "info")]
+
+
+def test_d003_free_prose_reasons_need_no_description():
+    items = {"type": "object", "properties": {"url": STRING, "reason": {"type": "string"}}}
+    assert found(tool({"sources": {"type": "array", "description": "Sources used.", "items": items}}), "D003") == []
+
+
+# --------------------------------------------------------------------------- P005
+
+def test_p005_more_than_ten_tools_want_routing_as_info_and_forty_is_a_warning():
+    tools = [{**tool(), "name": f"lookup_{i}"} for i in range(41)]
+    assert [s for _, s in found(tools[:11], "P005")] == ["info"]
+    assert [s for _, s in found(tools, "P005")] == ["warning"]
+
+
+# --------------------------------------------------------------------------- P006
+
+def test_p006_counts_only_what_a_function_calling_request_sends():
+    big_output = {"type": "object", "properties": {f"field_{i}": {"type": "string", "description": "x" * 80}
+                                                   for i in range(60)}}
+    assert found(tool(outputSchema=big_output), "P006") == []  # the output schema never reaches the prompt
+
+
+def test_p006_a_tool_a_little_over_budget_is_info_and_far_over_a_warning():
+    little = tool(description="Looks up one record. " + "word " * 820)   # about 1,060 tokens
+    far = tool(description="Looks up one record. " + "word " * 1400)     # about 1,780 tokens
+    assert [s for _, s in found(little, "P006")] == ["info"]
+    assert [s for _, s in found(far, "P006")] == ["warning"]
+
+
+def test_p006_unreferenced_definitions_are_named_as_the_cause():
+    defs = {f"Def{i}": {"type": "object", "properties": {"a": {"type": "string", "description": "y" * 700}}}
+            for i in range(8)}
+    heavy = tool({"id": STRING})
+    heavy["inputSchema"]["$defs"] = defs
+    (d,) = [d for d in toolclause.lint(heavy, select=["P006"]) if d.code == "P006"]
+    assert d.severity.label == "warning" and "never references" in d.message
+
+
+# --------------------------------------------------------------------------- S006
+
+def test_s006_a_misspelt_constraint_is_an_error_and_a_misspelt_annotation_a_warning():
+    schema = {"type": "object", "propertys": {"city": STRING}, "requried": ["city"], "Description": "A city."}
+    obj = {"name": "get_city", "description": "Look up one city by name and return it.", "inputSchema": schema}
+    assert sorted(found(obj, "S006")) == [("Description", "warning"), ("propertys", "error"), ("requried", "error")]
+
+
+# --------------------------------------------------------------------------- C003
+
+def test_c003_offers_no_arbitrary_bound_that_could_reject_bulk_calls():
+    (d,) = [d for d in toolclause.lint(tool({"files": {"type": "array", "items": STRING, "description": "Files."}}),
+                                       select=["C003"]) if d.code == "C003"]
+    assert "100" not in d.message and not d.fix.edits and d.severity.label == "info"
