@@ -86,3 +86,44 @@ def test_runs_that_depend_on_more_than_files_are_not_kept_and_clean_deletes_the_
     done = subprocess.run([sys.executable, "-m", "toolclause", "clean"], cwd=project, capture_output=True,
                           text=True, timeout=60)
     assert done.returncode == 0 and not (project / ".toolclause_cache").exists()
+
+
+def test_the_cache_reads_through_the_loaders_reader_a_fifo_neither_blocks_nor_is_kept(project):
+    fifo = project / "tools" / "pipe.json"
+    os.mkfifo(fifo)  # a reader that opened it would wait for a writer forever
+    code, out, err, _ = lint(project, "tools", "--format", "json")
+    assert code == 2 and "pipe.json" in out + err  # reported as unreadable, as lint reports it
+    assert not list((project / ".toolclause_cache").glob("lint/*.run"))  # a run with an unreadable input: not kept
+
+
+def test_a_link_to_dev_zero_is_refused_not_read(project):
+    (project / "tools" / "zero.json").symlink_to("/dev/zero")
+    code, out, err, _ = lint(project, "tools", "--format", "json")
+    assert code == 2 and "zero.json" in out + err
+
+
+def test_a_report_is_not_kept_when_an_input_changed_while_it_was_linted(project, monkeypatch):
+    # a file edited while the run lints it (here: just after the lint read it) must leave nothing kept, so
+    # the next run lints the file as it now is instead of replaying the report of other bytes
+    from click.testing import CliRunner
+
+    from toolclause.cli import main as cli_main
+    from toolclause.cli import running
+
+    edited = project / "tools" / "edited.json"
+    edited.write_text(json.dumps([{"name": "get_city", "description": "Look up one city and return its data.",
+                                   "inputSchema": {"type": "object", "properties": {}}}]), encoding="utf-8")
+    real_run_lint = running.run_lint
+
+    def run_lint_then_edit(*args, **kwargs):
+        outcome = real_run_lint(*args, **kwargs)
+        edited.write_text("{broken", encoding="utf-8")  # the bytes change after they were linted
+        return outcome
+
+    monkeypatch.setattr(running, "run_lint", run_lint_then_edit)
+    monkeypatch.delenv("TOOLCLAUSE_NO_CACHE", raising=False)
+    monkeypatch.chdir(project)
+    CliRunner().invoke(cli_main.cli, ["lint", "tools", "--format", "json"])
+    assert not list((project / ".toolclause_cache").glob("lint/*.run"))
+    code, out, _, _ = lint(project, "tools", "--format", "json")  # linted again: the broken file is seen
+    assert code == 2 and "edited.json" in out

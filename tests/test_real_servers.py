@@ -508,3 +508,68 @@ def test_x002_a_create_statement_names_its_object_but_free_sql_does_not():
     anything = mcp_tool("create_record", "Create a new record.", {"query": {"type": "string", "description":
                                                                            "INSERT statement"}}, ["query"])
     assert lint(anything, "X002")
+
+
+# --------------------------------------------------------------------------- X002 / X009 at the severity judged right
+
+def severities(obj, code):
+    return [d.severity.label for d in lint(obj, code)]
+
+
+def test_x002_warns_only_where_a_retry_costs_or_commits_on_real_servers():
+    # a recurring, billed monitor: a retry sets up a second one
+    assert severities(tool_of("firecrawl-mcp.json", "firecrawl_monitor_create"), "X002") == ["warning"]
+    # ordinary records through thin API wrappers: a duplicate is real but low-stakes
+    for file, name in [("server-github.json", "create_issue"), ("server-github.json", "create_pull_request_review"),
+                       ("server-github.json", "add_issue_comment"), ("server-gitlab.json", "create_issue"),
+                       ("server-slack.json", "slack_post_message"), ("notion-mcp-server.json", "API-create-a-comment"),
+                       ("notion-mcp-server.json", "API-create-a-data-source")]:
+        assert severities(tool_of(file, name), "X002") == ["info"], name
+    # set semantics, and input sent to a running process: nothing a retry could duplicate
+    for file, name in [("server-memory.json", "add_observations"), ("server-memory.json", "create_relations"),
+                       ("desktop-commander.json", "interact_with_process")]:
+        assert not lint(tool_of(file, name), "X002"), name
+
+
+def test_x009_is_info_and_quiet_where_the_purpose_or_the_host_covers_it_on_real_servers():
+    for file, name in [("playwright-mcp.json", "browser_navigate"), ("chrome-devtools-mcp.json", "navigate_page"),
+                       ("server-puppeteer.json", "puppeteer_navigate"),
+                       ("playwright-mcp.json", "browser_run_code_unsafe")]:
+        assert not lint(tool_of(file, name), "X009"), name
+    for file, name in [("mcp-server-fetch.json", "fetch"), ("server-puppeteer.json", "puppeteer_evaluate")]:
+        assert severities(tool_of(file, name), "X009") == ["info"], name
+
+
+# --------------------------------------------------------------------------- D002 / D009: what a description leaves out
+
+D002_JUDGED_CLEAN = [  # wrong or debatable when D002 fired on length alone
+    ("server-everything.json", "echo"), ("mcp-server-time.json", "get_current_time"),
+    ("chrome-devtools-mcp.json", "click"), ("chrome-devtools-mcp.json", "hover"),
+    ("server-github.json", "add_issue_comment"), ("mcp-server-git.json", "git_checkout"),
+    ("server-gitlab.json", "search_repositories"), ("server-slack.json", "slack_get_channel_history"),
+    ("server-puppeteer.json", "puppeteer_fill"), ("mcp-server-kubernetes.json", "kubectl_scale"),
+    ("server-memory.json", "read_graph"), ("mcp-server-sqlite.json", "append_insight"),
+    ("playwright-mcp.json", "browser_click"),
+]
+
+
+def test_d002_reports_what_the_description_leaves_out_not_its_length_on_real_servers():
+    for file, name in D002_JUDGED_CLEAN:
+        assert not lint(tool_of(file, name), "D002"), name
+    (query,) = lint(tool_of("server-postgres.json", "query"), "D002")
+    assert "the name 'query' is a bare verb" in query.message
+    (stop,) = lint(tool_of("mcp-server-kubernetes.json", "stop_port_forward"), "D002")
+    assert "only restates the name 'stop_port_forward'" in stop.message
+
+
+def test_d009_quiet_where_the_result_is_obvious_or_only_a_confirmation_on_real_servers():
+    for file, name in [("server-everything.json", "echo"), ("server-puppeteer.json", "puppeteer_screenshot"),
+                       ("desktop-commander.json", "kill_process"), ("desktop-commander.json", "force_terminate"),
+                       ("firecrawl-mcp.json", "firecrawl_monitor_delete"), ("server-github.json", "create_branch"),
+                       ("mcp-server-kubernetes.json", "kubectl_apply"), ("server-slack.json", "slack_add_reaction"),
+                       ("chrome-devtools-mcp.json", "close_page"), ("mcp-server-sqlite.json", "append_insight"),
+                       ("playwright-mcp.json", "browser_resize")]:
+        assert not lint(tool_of(file, name), "D009"), name
+    for file, name in [("chrome-devtools-mcp.json", "performance_stop_trace"), ("mcp-server-git.json", "git_commit"),
+                       ("server-github.json", "merge_pull_request"), ("server-gitlab.json", "fork_repository")]:
+        assert lint(tool_of(file, name), "D009"), name

@@ -49,38 +49,139 @@ def test_d001_present_passes():
 
 # --------------------------------------------------------------------------- D002
 
-def test_d002_short_english():
-    [d] = lint(tool("lookup_customer", description="Gets an order."), "D002")
-    assert "14 characters < 40" in d.message
+STRING = {"type": "string", "description": "A value."}
+
+
+UNDESCRIBED = {"id": {"type": "string"}}
 
 
 def test_d002_restates_the_name_english_and_korean():
-    [d] = lint(tool("get_items", "Fetch items from database"), "D002")
-    assert "only restates the name 'get_items'" in d.message
-    [d] = lint(tool("get_status", "상태 조회"), "D002")
+    [d] = lint(tool("get_items", "Fetch items from database", UNDESCRIBED), "D002")
+    assert "only restates the name 'get_items'" in d.message and ": 25 characters < 40;" in d.message
+    [d] = lint(tool("get_status", "상태 조회", UNDESCRIBED), "D002")
     assert "only restates the name 'get_status'" in d.message and "'상태'" in d.message
-    [d] = lint(tool("get_order_status", "해당 주문 상태를 조회합니다"), "D002")
+    [d] = lint(tool("get_order_status", "해당 주문 상태를 조회합니다", UNDESCRIBED), "D002")
     assert "restates" in d.message
+
+
+@pytest.mark.parametrize("name, description, reported", [
+    ("lookup_customer", "Gets a customer record.", True),  # which customer? nothing can say
+    ("get_status", "Get a status.", True),
+    ("users_get_current", "Get the current user.", False),  # settled without a parameter
+    ("users_list", "Get all users.", False),
+    ("documents_list", "List all documents.", False),
+])
+def test_d002_a_restatement_without_parameters_needs_one_thing_left_open(name, description, reported):
+    assert len(lint(tool(name, description), "D002")) == reported
+
+
+def test_d002_restatement_with_an_empty_noun_and_an_undescribed_id():
+    """Judged right on kubernetes: its only parameter 'id' is undescribed, and nothing says where it comes from."""
+    stop = tool("stop_port_forward", "Stop a port-forward process", {"id": {"type": "string"}})
+    [d] = lint(stop, "D002")
+    assert "its words 'stop', 'port', 'forward' repeat the name, and 'process' names nothing" in d.message
+    # clean twin: the parameter says what the id is
+    stop["inputSchema"]["properties"]["id"]["description"] = "The id port_forward returned"
+    assert lint(stop, "D002") == []
+
+
+@pytest.mark.parametrize("name, description, properties", [
+    ("jira_add_issues_to_sprint", "Add issues to a Jira sprint.", {"sprint_id": STRING, "issue_keys": STRING}),
+    ("merge_pull_request", "Merge a pull request", {"owner": STRING, "repo": STRING, "pull_number": STRING}),
+])
+def test_d002_a_restatement_the_parameters_make_up_for_is_not_reported(name, description, properties):
+    assert lint(tool(name, description, properties), "D002") == []
+
+
+def test_d002_generic_verb_name_that_names_nothing_it_acts_on():
+    """Judged right on server-postgres: "Run a read-only SQL query" for `query` does not say which database."""
+    [d] = lint(tool("query", "Run a read-only SQL query", {"sql": {"type": "string"}}), "D002")
+    assert "the name 'query' is a bare verb" in d.message and "25 characters < 40" in d.message
+    # clean twin: it names the database
+    assert lint(tool("query", "Run a read-only SQL query on the orders DB", {"sql": {"type": "string"}}), "D002") == []
+    assert len(lint(tool("call", "Call a tool"), "D002")) == 1
+    assert lint(tool("search", "Search the web"), "D002") == []
+    assert lint(tool("get", "Get a weather forecast"), "D002") == []
+
+
+@pytest.mark.parametrize("name, description, words", [
+    ("get_weather", "Current weather for a city", "names no action"),
+    ("sql_tool", "SQL query tool", "names no action"),
+    ("calc", "Calculator", "single word"),
+    ("get_weather", "현재 날씨", "names no action"),
+])
+def test_d002_no_action_or_a_bare_word(name, description, words):
+    [d] = lint(tool(name, description), "D002")
+    assert words in d.message
+
+
+@pytest.mark.parametrize("name, description", [
+    ("get_weather", "Get the current weather for a city"),  # twin of "Current weather for a city"
+    ("sql_tool", "Runs SQL on the analytics warehouse"),      # twin of "SQL query tool"
+    ("calc", "Evaluates an arithmetic expression"),            # twin of "Calculator"
+    ("get_weather", "현재 날씨를 알려줍니다"),                    # twin of "현재 날씨"
+])
+def test_d002_clean_twins_state_an_action(name, description):
+    assert lint(tool(name, description), "D002") == []
+
+
+@pytest.mark.parametrize("name, description, properties", [
+    # judged wrong: short, but they say what the tool does and what comes back
+    ("echo", "Echoes back the input string", {"message": STRING}),
+    ("get_current_time", "Get current time in a specific timezone", {"timezone": STRING}),
+    # judged debatable: short but clear action tools
+    ("click", "Clicks on the provided element", {"uid": STRING}),
+    ("add_issue_comment", "Add a comment to an existing issue", {"issue_number": STRING, "body": STRING}),
+    ("git_checkout", "Switches branches", {"repo_path": STRING, "branch_name": STRING}),
+    ("search_repositories", "Search for GitLab projects", {"search": STRING}),
+    ("slack_get_channel_history", "Get recent messages from a channel", {"channel_id": STRING}),
+    ("puppeteer_fill", "Fill out an input field", {"selector": STRING, "value": STRING}),
+    ("hover", "Hover over the provided element", {"uid": STRING}),
+    ("kubectl_scale", "Scale a Kubernetes deployment", {"name": STRING, "replicas": {"type": "integer"}}),
+    ("read_graph", "Read the entire knowledge graph", None),
+    ("append_insight", "Add a business insight to the memo", {"insight": STRING}),
+    ("browser_click", "Perform click on a web page", {"ref": STRING}),
+    ("git_reset", "Unstages all staged changes", {"repo_path": STRING}),
+    ("get_time", "Return the server's current UTC time as ISO 8601.", None),
+])
+def test_d002_short_descriptions_that_say_what_the_tool_does_are_clean(name, description, properties):
+    assert lint(tool(name, description, properties), "D002") == []
 
 
 def test_d002_korean_is_weighted_and_informative_korean_passes():
     # 19 Hangul-heavy characters: long enough once weighted (×2.5)
     assert lint(tool("get_weather", "현재 날씨를 도시 이름으로 조회합니다"), "D002") == []
-    [d] = lint(tool("get_weather", "날씨 확인"), "D002")
-    assert "Hangul/Han weigh 2.5" in d.message or "restates" in d.message
+    [d] = lint(tool("get_weather", "날씨 확인", {"city": {"type": "string"}}), "D002")
+    assert "Hangul/Han weigh 2.5" in d.message and "restates" in d.message
 
 
-def test_d002_option_min_length():
-    short = tool("lookup_customer", description="Gets an order.")
+def test_d002_option_min_length_bounds_what_is_judged():
+    short = tool("lookup_customer", description="Gets a customer record.")
+    [d] = lint(short, "D002")
+    assert "only restates the name 'lookup_customer'" in d.message and "'record' names nothing" in d.message
     assert lint(short, "D002", LintConfig(rule_options={"D002": {"min-length": 10}})) == []
-    assert len(lint(short, "D002", LintConfig(rule_options={"D002": {"min-length": 20}}))) == 1
+    [d] = lint(short, "D002", LintConfig(rule_options={"D002": {"min-length": 30.5}}))
+    assert "23 characters < 30.5" in d.message
+    # a higher bound judges more descriptions, still only by what they leave out
+    long = tool("get_items", "Fetch all of the items from the backend database", UNDESCRIBED)
+    assert lint(long, "D002") == []
+    assert len(lint(long, "D002", LintConfig(rule_options={"D002": {"min-length": 60}}))) == 1
+    assert lint(tool("get_weather", "Get the weather for a city by its name"), "D002",
+                LintConfig(rule_options={"D002": {"min-length": 200}})) == []
     # a value of the wrong type is an error naming the rule and the option, not a silent default
     with pytest.raises(RuleOptionError, match="D002.*'min-length' must be a number"):
         lint(short, "D002", LintConfig(rule_options={"D002": {"min-length": "oops"}}))
 
 
-def test_d002_chinese_is_not_judged_as_a_restatement():
-    assert lint(tool("get_weather", "根据城市名称获取当前天气、温度和湿度信息。"), "D002") == []
+@pytest.mark.parametrize("description", [
+    "根据城市名称获取当前天气、温度和湿度信息。",
+    "获取天气",                       # short Chinese: not read, so not judged
+    "天気を取得",                      # Japanese
+    "Clima actual de una ciudad",    # Spanish
+    "Tìm thời tiết ở địa điểm",      # Vietnamese
+])
+def test_d002_languages_it_cannot_read_are_not_judged(description):
+    assert lint(tool("get_weather", description), "D002") == []
 
 
 # --------------------------------------------------------------------------- D003 / D004
@@ -267,6 +368,8 @@ def test_d009_writes_that_do_not_say_what_comes_back():
     "Calculates the shipping cost.",
     "주문 목록을 조회합니다.",
     "分析社交互动数据，提供社交网络结构。",  # Chinese is not judged
+    "顧客に請求書をメールで送信します。",    # nor Japanese
+    "Envía la factura al cliente por correo electrónico.",  # nor Spanish
 ])
 def test_d009_negatives(description):
     assert lint(tool("send_invoice", description), "D009") == []
@@ -274,6 +377,71 @@ def test_d009_negatives(description):
 
 def test_d009_output_schema_documents_the_result():
     assert lint(tool("send_invoice", "Emails the invoice.", outputSchema={"type": "object"}), "D009") == []
+
+
+@pytest.mark.parametrize("name, description", [
+    # judged wrong: the verb's meaning is the result
+    ("echo", "Echoes back the input string"),
+    ("puppeteer_screenshot", "Take a screenshot of the current page or a specific element"),
+    # the same, for encoders and other utilities whose result is obvious
+    ("base64_encode", "Encodes text."),
+    ("browser_snapshot", "Capture accessibility snapshot of the current page"),
+    ("export_report", "Exports the monthly report."),
+    ("capture_screen", "화면을 캡처합니다."),
+])
+def test_d009_verbs_whose_meaning_is_the_result(name, description):
+    assert lint(tool(name, description), "D009") == []
+
+
+@pytest.mark.parametrize("name, description", [
+    # judged debatable: a state change whose only result is that it happened
+    ("kill_process", "Terminate a running process by PID."),
+    ("firecrawl_monitor_delete", "Permanently delete a monitor and stop its schedule. This cannot be undone."),
+    ("force_terminate", "Force terminate a running terminal session."),
+    ("create_branch", "Create a new branch in a GitHub repository"),
+    ("git_create_branch", "Creates a new branch from an optional base branch"),
+    ("kubectl_apply", "Apply a Kubernetes YAML manifest from a string or file"),
+    ("slack_add_reaction", "Add a reaction emoji to a message"),
+    ("close_page", "Closes the page by its index. The last open page cannot be closed."),
+    ("browser_close", "Close the page"),
+    ("append_insight", "Add a business insight to the memo"),
+    ("browser_resize", "Resize the browser window"),
+    ("browser_click", "Perform click on a web page"),
+    ("stop_port_forward", "Stop a port-forward process"),
+    ("end_session", "세션을 종료합니다."),
+    ("add_memo", "메모에 인사이트를 추가합니다."),
+])
+def test_d009_state_changes_that_only_confirm(name, description):
+    assert lint(tool(name, description), "D009") == []
+
+
+@pytest.mark.parametrize("name, description", [
+    # judged right: the result is content the model needs next
+    ("performance_stop_trace", "Stop the active performance trace recording on the target webpage."),
+    ("git_commit", "Records changes to the repository"),
+    ("merge_pull_request", "Merge a pull request"),
+    ("fork_repository", "Fork a GitHub repository to your account or specified organization"),
+    # creations whose id or content comes back
+    ("create_invoice", "Creates an invoice for the customer."),
+    ("create_node", "Create a new node (folder or document) in the repository"),
+    ("create_snapshot", "Create a Grafana snapshot from a full dashboard payload."),
+    ("add_date", "Add days to a date."),
+    ("setup_project", "Set up a new project."),
+])
+def test_d009_still_reports_results_the_model_needs(name, description):
+    assert len(lint(tool(name, description), "D009")) == 1
+
+
+@pytest.mark.parametrize("name, description", [
+    ("performance_stop_trace", "Stop the active trace recording; returns the trace summary and insights."),
+    ("git_commit", "Records changes to the repository and returns the new commit hash."),
+    ("merge_pull_request", "Merge a pull request; responds with the merge commit SHA."),
+    ("fork_repository", "Fork a GitHub repository and return the new fork's full name and URL."),
+    ("create_invoice", "Creates an invoice for the customer and returns its id."),
+    ("create_snapshot", "Create a Grafana snapshot; returns its key and URL."),
+])
+def test_d009_clean_twins_say_what_comes_back(name, description):
+    assert lint(tool(name, description), "D009") == []
 
 
 # --------------------------------------------------------------------------- bad input never crashes

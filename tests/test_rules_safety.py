@@ -55,19 +55,6 @@ def test_x001_clean(key, values):
 
 # --------------------------------------------------------------------------- X002
 
-@pytest.mark.parametrize("name, description", [
-    ("create_order", "Places an order."),
-    ("send_email", "Sends an e-mail."),
-    ("pay_invoice", "Pays an invoice."),
-    ("book_table", "Books a table."),
-    ("order", "주문을 생성합니다."),
-    ("payments", "결제를 진행합니다."),
-])
-def test_x002_creating_without_key(name, description):
-    (finding,) = lint(tool(name, description, {"x": {"type": "string"}}), "X002")
-    assert "idempotency" in finding.message and "'" in finding.message
-
-
 @pytest.mark.parametrize("name, description, properties, extra", [
     ("create_order", "Places an order.", {"idempotency_key": {"type": "string"}}, {}),
     ("create_order", "Places an order.", {"clientRequestToken": {"type": "string"}}, {}),
@@ -87,6 +74,171 @@ def test_x002_creating_without_key(name, description):
 ])
 def test_x002_clean(name, description, properties, extra):
     assert not lint(tool(name, description, properties, **extra), "X002")
+
+
+STR = {"type": "string"}
+
+
+@pytest.mark.parametrize("name, description", [
+    ("create_order", "Places an order."),
+    ("send_email", "Sends an e-mail."),
+    ("pay_invoice", "Pays an invoice."),
+    ("book_table", "Books a table."),
+    ("order", "주문을 생성합니다."),
+    ("payments", "결제를 진행합니다."),
+    ("create_payment_intent", "Creates a payment intent for the cart."),
+    ("place_order", "Place a stock or ETF order."),
+])
+def test_x002_money_and_commitments_are_warnings(name, description):
+    (finding,) = lint(tool(name, description, {"x": STR}), "X002")
+    assert finding.severity.label == "warning" and "twice" in finding.message
+    assert "idempotency" in finding.message and "'" in finding.message
+
+
+# firecrawl's monitor: a recurring, billed scrape; a retry sets up a second one that runs forever
+MONITOR = tool("firecrawl_monitor_create",
+               "\nCreate a Firecrawl monitor — a recurring scrape, crawl, or search that diffs each result against "
+               "the last retained snapshot.\n\nPrefer the simple path: pass `page` plus `goal`.",
+               {"page": STR, "goal": STR, "scheduleText": STR}, annotations={"destructiveHint": False})
+
+
+def test_x002_a_recurring_billed_job_is_a_warning():
+    (finding,) = lint(MONITOR, "X002")
+    assert finding.severity.label == "warning" and "recurring job" in finding.message and "'monitor'" in finding.message
+    described = tool("crawl_schedule_create", "Creates a crawl schedule: a recurring crawl, billed per run.",
+                     {"url": STR})
+    assert lint(described, "X002")[0].severity.label == "warning"
+
+
+@pytest.mark.parametrize("obj", [
+    tool(MONITOR["name"], MONITOR["description"], {"page": STR, "idempotency_key": STR}),
+    {**MONITOR, "annotations": {"idempotentHint": True}},
+    tool("send_email", "Sends an e-mail.", {"to": STR, "body": STR, "client_request_id": STR}),
+])
+def test_x002_the_same_warnings_with_a_key_are_clean(obj):
+    assert not lint(obj, "X002")
+
+
+def test_x002_a_message_to_an_address_is_a_warning_and_one_into_a_channel_is_info():
+    email = tool("send_gmail_message", "Send an email using the user's Gmail account.",
+                 {"to": STR, "subject": STR, "body": STR, "bcc": STR})
+    (finding,) = lint(email, "X002")
+    assert finding.severity.label == "warning" and "the 'to' parameter takes an address" in finding.message
+    assert lint(tool("send_sms", "Sends an SMS.", {"text": STR}), "X002")[0].severity.label == "warning"
+    # slack's post message: people already in the workspace channel see a duplicate and delete it
+    slack = tool("slack_post_message", "Post a new message to a Slack channel", {"channel_id": STR, "text": STR})
+    (finding,) = lint(slack, "X002")
+    assert finding.severity.label == "info" and "duplicate" in finding.message
+    chat = tool("send_message", "Sends a message to a Google Chat space.", {"space_id": STR, "message_text": STR})
+    assert lint(chat, "X002")[0].severity.label == "info"
+
+
+# Thin wrappers creating ordinary records over APIs without idempotency support: a duplicate is real but cheap
+ORDINARY = [
+    tool("create_issue", "Create a new issue in a GitHub repository",
+         {"owner": STR, "repo": STR, "title": STR, "body": STR}),
+    tool("create_pull_request_review", "Create a review on a pull request",
+         {"owner": STR, "repo": STR, "pull_number": {"type": "number"}, "body": STR,
+          "event": {"type": "string", "enum": ["APPROVE", "REQUEST_CHANGES", "COMMENT"]},
+          "commit_id": {"type": "string", "description": "The SHA of the commit that needs a review"}}),
+    tool("add_issue_comment", "Add a comment to an existing issue",
+         {"owner": STR, "repo": STR, "issue_number": {"type": "number"}, "body": STR}),
+    tool("create_issue", "Create a new issue in a GitLab project", {"project_id": STR, "title": STR}),
+    tool("API-create-a-comment", "Notion | Create comment\nError Responses:\n400: Bad request",
+         {"parent": {"type": "object"}, "rich_text": {"type": "array"}}),
+    tool("API-create-a-data-source", "Notion | Create a data source\nError Responses:\n400: Bad request",
+         {"parent": {"type": "object"}, "properties": {"type": "object"}}),
+    tool("add_order_comment", "Adds a comment to an order.", {"order_id": STR, "text": STR}),
+    tool("create_webhook_subscription", "Create a new webhook subscription.", {"webhook_data": {"type": "object"}}),
+    tool("transfer_to_human_agent", "Transfers the conversation to a human agent.", {"summary": STR}),
+]
+
+
+@pytest.mark.parametrize("obj", ORDINARY, ids=lambda t: t["name"])
+def test_x002_an_ordinary_record_is_info(obj):
+    (finding,) = lint(obj, "X002")
+    assert finding.severity.label == "info" and "duplicate to remove by hand" in finding.message
+    keyed = {**obj, "inputSchema": {"type": "object", "properties": {
+        **obj["inputSchema"]["properties"], "idempotency_key": STR}}}
+    assert not lint(keyed, "X002")
+
+
+@pytest.mark.parametrize("obj", [
+    # server-memory: observations and relations are a set; re-adding one changes nothing
+    tool("add_observations", "Add new observations to existing entities in the knowledge graph",
+         {"observations": {"type": "array", "items": {"type": "object", "properties": {
+             "entityName": STR, "contents": {"type": "array", "items": STR}}}}}),
+    tool("create_relations", "Create multiple new relations between entities in the knowledge graph. Relations "
+         "should be in active voice", {"relations": {"type": "array", "items": {"type": "object", "properties": {
+             "from": STR, "to": STR, "relationType": STR}}}}),
+    tool("add_asset_to_watchlist_by_id", "Add an asset by symbol to a specific watchlist.",
+         {"watchlist_id": STR, "symbol": STR}),
+    tool("jira_create_issue_link", "Create a link between two Jira issues.",
+         {"link_type": STR, "inward_issue_key": STR, "outward_issue_key": STR}),
+    # desktop-commander: input sent to a running process is consumed; nothing is created
+    tool("interact_with_process", "\n    Send input to an existing terminal or REPL process and return newly "
+         "available output.\n", {"pid": {"type": "number"}, "input": STR}),
+    tool("send_keys", "Sends key presses to the focused element of the page.", {"keys": STR}),
+    tool("create_issue", "Create a new issue.", {"title": STR}, annotations={"idempotentHint": True}),
+    tool("create_file_version", "Creates a new version of a file.", {"path_id": STR, "if_none_match": STR}),
+    tool("create_doc", "Creates a document.", {"title": STR, "sha": STR}),
+    tool("set_label", "Creates or updates a label by name.", {"repo": STR, "name": STR, "color": STR}),
+    tool("create_version", "Create a new fix version in a Jira project.", {"project_key": STR, "name": STR},
+         inputSchema={"type": "object", "properties": {"project_key": STR, "name": STR},
+                      "required": ["project_key", "name"]}),
+    # the commit half of prepare/commit: the preview's single-use token refuses a second use
+    tool("place_order", "Places the order the user confirmed.", {"confirmation_token": STR}),
+    tool("book_room", "Books the room shown by preview_booking.", {"preview_id": STR}),
+    tool("pay_invoice", "Pays the invoice.", {"invoice_id": STR, "confirm": {"type": "string", "description":
+                                                                             "The token from preview_payment"}}),
+    tool("food_purchase_advisor", "Recommends what food to purchase.", {"budget": {"type": "number"}}),
+])
+def test_x002_never_reported(obj):
+    assert not lint(obj, "X002")
+
+
+@pytest.mark.parametrize("obj", [
+    tool("queue_create", "Create a new queue", {"name": STR},
+         inputSchema={"type": "object", "properties": {"name": STR}, "required": ["name"]}),
+    tool("create_folder", "Create a folder.", {"title": STR},
+         inputSchema={"type": "object", "properties": {"title": STR}, "required": ["title"]}),
+    tool("add_project", "Creates a new project", {"name": STR, "key": STR},
+         inputSchema={"type": "object", "properties": {"name": STR, "key": STR}, "required": ["name", "key"]}),
+    tool("repo_pull_request_write", "Write operations for pull requests.",
+         {"action": {"type": "string", "enum": ["create", "update"]}, "sourceRefName": STR, "targetRefName": STR}),
+    tool("create-index", "Create an index for a collection", {"collection": STR, "definition": STR}),
+    # every required parameter names an existing thing: the call ties them together
+    tool("CreateShortCode", "Make a POST request to /v1/Services/{ServiceSid}/ShortCodes",
+         {"ServiceSid": STR, "ShortCodeSid": STR},
+         inputSchema={"type": "object", "properties": {"ServiceSid": STR, "ShortCodeSid": STR},
+                      "required": ["ServiceSid", "ShortCodeSid"]}),
+    tool("add_task_to_section", "Move a task to a section within its project", {"section_id": STR, "task_id": STR}),
+    tool("add_task_dependencies", "Set dependencies for a task", {"task_id": STR, "dependencies": STR}),
+    tool("add_project_to_task", "Add an existing task to a project.", {"task_id": STR, "project_id": STR}),
+])
+def test_x002_natural_keys_links_and_states_are_not_reported(obj):
+    assert not lint(obj, "X002")
+
+
+def test_x002_ties_of_existing_things_still_warn_when_costly():
+    booking = tool("book_slot", "Books a slot.", {"slot_id": STR, "patient_id": STR},
+                   inputSchema={"type": "object", "properties": {"slot_id": STR, "patient_id": STR},
+                                "required": ["slot_id", "patient_id"]})
+    assert lint(booking, "X002")[0].severity.label == "warning"
+
+
+def test_x002_a_billed_resource_is_a_warning_but_not_a_backup_of_one():
+    (droplet,) = lint(tool("droplet-create", "Create a new droplet.", {"Name": STR, "Size": STR}), "X002")
+    assert droplet.severity.label == "warning" and "billed resource" in droplet.message
+    backup = tool("backupDatabaseInstance", "Create a backup of a database instance", {"instance_id": STR})
+    assert [d.severity.label for d in lint(backup, "X002")] == ["info"]
+
+
+def test_x002_a_confirm_flag_is_not_a_commit_token():
+    # a boolean `confirm` the model sets itself is repeated by a retry like every other argument
+    (finding,) = lint(tool("pay_invoice", "Pays the invoice.", {"invoice_id": STR, "confirm": {"type": "boolean"}}),
+                      "X002")
+    assert finding.severity.label == "warning"
 
 
 # --------------------------------------------------------------------------- X003
@@ -184,7 +336,8 @@ def test_x006_only_an_explicit_false():
 ])
 def test_x009_unrestricted(name, description, param):
     (finding,) = lint(tool(name, description, {param: {"type": "string"}}), "X009")
-    assert f"'{param}'" in finding.message
+    assert f"'{param}'" in finding.message and finding.severity.label == "info"
+    assert "narrow tools" not in finding.message and "should confirm each call" in finding.message
 
 
 @pytest.mark.parametrize("name, description, properties", [
@@ -196,6 +349,52 @@ def test_x009_unrestricted(name, description, param):
 ])
 def test_x009_clean(name, description, properties):
     assert not lint(tool(name, description, properties), "X009")
+
+
+def test_x009_says_what_a_host_should_do():
+    (sql,) = lint(tool("execute_sql", "Runs SQL.", {"query": STR}), "X009")
+    assert "enforce that (a read-only transaction or database user)" in sql.message
+    described = lint(tool("run_query", "Execute SQL queries in ClickHouse. Queries run in read-only mode by default.",
+                          {"query": STR}), "X009")
+    assert "whatever the read-only mode it describes" in described[0].message
+    # puppeteer_evaluate: running JavaScript is its whole purpose; the host decides, the tool is not narrowed
+    (code,) = lint(tool("puppeteer_evaluate", "Execute JavaScript in the browser console", {"script": STR}), "X009")
+    assert "sandbox" in code.message and "destructiveHint: true makes hosts ask" in code.message
+    # mcp-server-fetch: SSRF is real, a pattern would defeat the tool
+    (fetch,) = lint(tool("fetch", "Fetches a URL from the internet.", {"url": STR},
+                         annotations={"readOnlyHint": True, "openWorldHint": True}), "X009")
+    assert fetch.severity.label == "info" and "private addresses" in fetch.message and "pattern" not in fetch.message
+
+
+@pytest.mark.parametrize("obj", [
+    # navigation: visiting the page it is given is a browser tool's purpose
+    tool("browser_navigate", "Navigate to a URL", {"url": STR}, annotations={"destructiveHint": True}),
+    tool("browser_navigate", "Navigate to a URL", {"url": STR}),
+    tool("navigate_page", "Go to a URL, or back, forward, or reload.", {"pageId": STR, "url": STR}),
+    tool("puppeteer_navigate", "Navigate to a URL", {"url": STR, "allowDangerous": {"type": "boolean"}}),
+    # the host already asks: annotated destructive, or declared unsafe by name, title or description
+    tool("browser_run_code_unsafe", "Run a Playwright code snippet. Unsafe: executes arbitrary JavaScript in the "
+         "Playwright server process and is RCE-equivalent.", {"code": STR},
+         annotations={"title": "Run Playwright code (unsafe)", "destructiveHint": True}),
+    tool("browser_run_code_unsafe", "Run a Playwright code snippet.", {"code": STR}),
+    tool("run_code", "Runs a code snippet. This tool is dangerous: it can do anything.", {"code": STR}),
+    tool("execute_query", "Execute a SQL query on the DuckDB database.", {"sql": STR},
+         annotations={"destructiveHint": True}),
+])
+def test_x009_not_reported(obj):
+    assert not lint(obj, "X009")
+
+
+@pytest.mark.parametrize("obj", [
+    tool("http_request", "Makes an HTTP request.", {"url": STR}),
+    tool("run_code", "Runs a code snippet.", {"code": STR}),
+    tool("execute_query", "Execute a SQL query on the DuckDB database.", {"sql": STR},
+         annotations={"destructiveHint": False}),
+    tool("run_shell", "Runs a command. Dangerous commands are refused.", {"command": STR}),
+])
+def test_x009_the_same_tools_without_the_host_asking_are_info(obj):
+    (finding,) = lint(obj, "X009")
+    assert finding.severity.label == "info"
 
 
 def test_x010_sensitive_output_and_meta():

@@ -235,3 +235,22 @@ def test_the_code_table_matches_the_runtime_documentation():
     from toolclause.rules.result.r001_unstructured_error import STANDARD_CODES
 
     assert STANDARD_CODES == set(CODES)
+
+
+def test_an_unknown_tool_name_is_not_repeated_back():
+    from toolclause import Toolbox
+
+    box = Toolbox()
+
+    @box.tool(read_only=True)
+    def echo(text: str) -> dict:
+        """Return the text unchanged. Changes nothing."""
+        return {"text": text}
+
+    sent = "ecoh\x1b[31m sk-live-0123456789abcdef"
+    result = box.call(sent, {"text": "x"})
+    text = str(result.to_dict())
+    assert result.error.code == "UNKNOWN_TOOL" and "sk-live" not in text and "\x1b" not in text
+    assert "the tools are: echo" in result.error.message and result.tool == ""
+    near = box.call("ecoh", {"text": "x"})
+    assert "did you mean 'echo'?" in near.error.message and near.tool == "ecoh"

@@ -12,6 +12,10 @@ Runs that depend on more than files are never cached: `--fix`, baselines, live
 servers, standard input, Python targets, and a report printed to a terminal (whose
 width and colours are the terminal's).  `--no-cache` (or TOOLCLAUSE_NO_CACHE=1)
 skips the cache; `toolclause clean` deletes it.
+
+A report is kept only if the inputs still hash to the run's key once the run is done: a file
+that changed while it was linted would otherwise leave the report of one version stored under
+the key of another, and a broken file could pass from the cache.
 """
 
 from __future__ import annotations
@@ -35,7 +39,8 @@ _PACKAGE = Path(__file__).resolve().parent.parent
 
 def run_key(options: dict[str, Any], paths: Sequence[str], cwd: str, config_file: str | None) -> str | None:
     """The key of a lint run over files, or None when the run cannot be cached (an input that is not a file)."""
-    from ..loading.files import iter_files  # the loader's own listing of a folder
+    from ..loading.files import iter_files, read_document_text  # the loader's own listing and reader
+    from ..model import Unreadable
 
     digest = hashlib.sha256()
 
@@ -67,10 +72,12 @@ def run_key(options: dict[str, Any], paths: Sequence[str], cwd: str, config_file
         add("path", raw)
         for file in files_here:
             add("file", str(file))
-            try:
-                digest.update(file.read_bytes())
-            except OSError:
-                return None
+            # the loader's one reader: regular files only, within its size cap (a FIFO or a link to
+            # /dev/zero is refused here as lint refuses it, never read until it blocks or fills memory)
+            text = read_document_text(file)
+            if isinstance(text, Unreadable):
+                return None  # lint reports it; a run with an unreadable input is not kept
+            digest.update(text.encode("utf-8", "surrogatepass"))
     return digest.hexdigest()
 
 

@@ -358,8 +358,10 @@ def lint_command(paths: tuple[str, ...], targets: str | None, output_format: str
     if key is not None:
         from . import lint_cache
 
-        written = Path(output).read_text(encoding="utf-8") if output is not None else None
-        lint_cache.store(os.getcwd(), key, writes, written, code)
+        # kept only when the inputs still hash to the key: the report is then of exactly the bytes keyed
+        if lint_cache.run_key(options, paths, os.getcwd(), config_file) == key:
+            written = Path(output).read_text(encoding="utf-8") if output is not None else None
+            lint_cache.store(os.getcwd(), key, writes, written, code)
     if _leaving_at_once:
         _kept_until_exit.append(run)  # see console(): freed by leaving, not finding by finding as exit unwinds
     click.get_current_context().exit(code)

@@ -51,6 +51,9 @@ def load_git(spec: str, cwd: Path | None = None) -> LoadResult:
     ref, sep, path = body.partition(":")
     if not sep or not ref:
         raise DiffInputError(f"{spec!r}: write git:REF:PATH, e.g. git:main:contracts/ or git:HEAD~1:tools.json")
+    if ref.startswith("-"):  # git would read it as one of its own options (`-p`), not as a commit
+        raise DiffInputError(f"{spec!r}: a REF cannot start with '-'; name a branch, tag or commit, "
+                             f"e.g. git:main:tools.json")
     cwd = cwd or Path.cwd()
     top = Path(_git(["rev-parse", "--show-toplevel"], cwd).decode().strip())
     target = _in_repository(path, cwd)

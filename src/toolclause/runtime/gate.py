@@ -21,6 +21,7 @@ import asyncio
 import itertools
 import logging
 import os
+import re
 import time
 from collections.abc import Mapping
 from typing import Any
@@ -57,6 +58,8 @@ _INFO = logging.INFO
 _log_enabled = logger.isEnabledFor
 _perf = time.perf_counter
 _TRACE_PREFIX = os.urandom(4).hex()
+# a name a tool could have (MCP's and the providers' characters): only such a name is kept on a refused call
+_TOOL_NAME = re.compile(r"[A-Za-z0-9_.\-]{1,128}")
 _trace_counter = itertools.count(1)
 
 
@@ -339,14 +342,16 @@ class Gate:
     def _unknown_tool(self, name: Any) -> Result:
         from ..suggest import closest
 
-        shown = name if isinstance(name, str) else type(name).__name__
-        shown = shown if len(shown) <= 64 else shown[:63] + "…"
         names = sorted(self._tools)
-        guess = closest(shown, names) if isinstance(name, str) and names else None
-        message = f"no tool named '{shown}'" + (f"; did you mean '{guess}'?" if guess else
-                                                 f"; the tools are: {', '.join(names[:20])}" if names else "")
+        guess = closest(name[:64], names) if isinstance(name, str) and names else None
+        # the name the caller sent is not repeated: it may hold control characters or a secret pasted by
+        # mistake, and a log or a host would show it; the tools that exist are what the model needs
+        message = "no tool by that name" + (f"; did you mean '{guess}'?" if guess else
+                                             f"; the tools are: {', '.join(names[:20])}" if names else "")
+        plain = isinstance(name, str) and _TOOL_NAME.fullmatch(name) is not None
         return Result(False, error=standard_error("UNKNOWN_TOOL", message, [
-            {"path": "/name", "problem": "unknownTool", "allowed": names[:20]}]), trace_id=new_trace_id(), tool=shown)
+            {"path": "/name", "problem": "unknownTool", "allowed": names[:20]}]), trace_id=new_trace_id(),
+            tool=name if plain else "")
 
     # ------------------------------------------------------------------ stage 4: claim
 

@@ -2,19 +2,32 @@
 
 ## What it does
 Finds a tool that runs whatever it is given: arbitrary SQL, shell commands,
-code or URLs.  It needs two things, both named in the message: a name that
-executes (`execute_sql`, `run_shell`, `eval`, `python_repl`, `http_request`)
-and a free string parameter that carries the program (`sql`, `query`,
-`command`, `code`, `script`, `url`) with no `enum`, `const` or `pattern` to
-narrow it.  A `query` or `expression` parameter counts only when the tool also
-names SQL or a database, or is an evaluator: a search phrase is not a program.
+code or requests to any URL.  It needs two things, both named in the message:
+a name that executes (`execute_sql`, `run_shell`, `eval`, `python_repl`,
+`http_request`, `fetch`) and a free string parameter that carries the program
+(`sql`, `query`, `command`, `code`, `script`, `url`) with no `enum`, `const` or
+`pattern` to narrow it.  A `query` or `expression` parameter counts only when
+the tool also names SQL or a database, or is an evaluator: a search phrase is
+not a program.
+
+Not reported: a browser or page navigation tool for its URL (`browser_navigate`,
+`navigate_page`: visiting any page is its purpose), and a tool the host already
+asks about, because it is annotated `destructiveHint: true` or its name,
+title or description declares it unsafe (`browser_run_code_unsafe`).
 
 ## Why is this bad?
 Whatever reaches the model's context — a web page, an e-mail, a file it read —
 can now run `DROP TABLE`, `rm -rf` or a request to an internal address through
-this tool.  Narrow tools (`get_order(order_id)`) give the model only the power
-the task needs; when a general executor is unavoidable, restrict it (read-only
-database user, allow-listed commands or hosts) and require confirmation.
+this tool.  Running what it is given is often the tool's whole purpose, so the
+finding asks nothing of the tool's shape: it tells the host to gate it (ask
+before each call, run it in a sandbox, block private addresses) and the author
+of a SQL tool meant only to read to enforce that (a read-only transaction or
+database user) rather than trust the model.  Annotating a code or shell runner
+`destructiveHint: true` makes hosts ask before each call.
+
+Severity: info — what it says is true, but it is not a defect to fix in the tool.
+
+Measured: see docs/precision.md.
 
 ## Example
 ```json
@@ -25,16 +38,18 @@ database user, allow-listed commands or hosts) and require confirmation.
 
 ## Use instead
 ```json
-{"name": "get_orders_by_customer", "description": "Returns a customer's orders, newest first.",
- "inputSchema": {"type": "object",
-                 "properties": {"customer_id": {"type": "string", "description": "Customer id"},
-                                "limit": {"type": "integer", "minimum": 1, "maximum": 100,
-                                          "description": "At most this many"}},
-                 "required": ["customer_id"]}}
+{"name": "execute_sql", "description": "Runs a SQL statement against the orders database.",
+ "inputSchema": {"type": "object", "properties": {"query": {"type": "string", "description": "SQL to run"}},
+                 "required": ["query"]},
+ "annotations": {"destructiveHint": true}}
 ```
 
+A narrow tool (`get_orders_by_customer(customer_id)`) is clean too, where the
+task does not need a general executor.
+
 ## Fix safety
-No fix: narrowing a tool is a design change.
+No fix: whether a host should confirm, sandbox or restrict the tool is a
+decision about how it is deployed.
 """
 
 from __future__ import annotations
@@ -45,7 +60,7 @@ from ... import _lazy_re as re
 from ...lexicon import identifier_words, text_words
 from ...model import Fix, Severity, ToolContract
 from ..base import Finding, LintContext, Rule
-from ._actions import normalised
+from ._actions import annotations_of, can_annotate, hint, normalised
 from ._words import (
     CONTENT_PARAMS,
     EXEC_KINDS,
@@ -91,10 +106,28 @@ def _selects_a_subcommand(tool: ToolContract, parameter: dict) -> bool:
         isinstance(tool.description, str) and bool(_A_ROUTER.search(tool.description)))
 
 
+# Navigation: a browser tool's purpose is to visit the page it is given
+_NAVIGATES = frozenset("navigate navigates navigation browse goto".split())
+# A tool that declares itself unsafe: the host and the user were told
+_DECLARED = frozenset("unsafe dangerous insecure".split())
+_DECLARES_UNSAFE = re.compile(r"\b(?:unsafe|dangerous)\s*[:!\u2014]|\b(?:is|are|be|considered)\s+(?:\w+\s+)?"
+                              r"(?:unsafe|dangerous)\b|\bRCE\b|\(unsafe\)", re.I)
+
+
+def _host_already_asks(tool: ToolContract, words: tuple[str, ...]) -> bool:
+    """Annotated destructiveHint: true, or named, titled or described as unsafe: hosts confirm it already."""
+    if hint(tool, "destructiveHint") is True or _DECLARED.intersection(words):
+        return True
+    titles = [t for t in (tool.title, annotations_of(tool).get("title")) if isinstance(t, str)]
+    if any(_DECLARED.intersection(text_words(t)) for t in titles):
+        return True
+    return isinstance(tool.description, str) and bool(_DECLARES_UNSAFE.search(tool.description[:600]))
+
+
 class UnrestrictedExecution(Rule):
     code = "X009"
     name = "unrestricted-execution"
-    severity = Severity.WARNING
+    severity = Severity.INFO
 
     def check_tool(self, tool: ToolContract, ctx: LintContext) -> Iterable[Finding]:
         if not isinstance(tool.name, str):
@@ -104,8 +137,8 @@ class UnrestrictedExecution(Rule):
         kinds = [EXEC_KINDS[w] for w in words if w in EXEC_KINDS]
         # `code`, `script`, `query` also name things (`get_country_code`); only an interpreter's name runs alone
         executes = executes or bool(INTERPRETERS.intersection(words))
-        fetches = bool(URL_VERBS.intersection(words))
-        if not (executes or fetches):
+        fetches = bool(URL_VERBS.intersection(words)) and not _NAVIGATES.intersection(words)
+        if not (executes or fetches) or _host_already_asks(tool, words):
             return
         mentions_sql = bool(SQL_HINTS.intersection(words)) or (
             isinstance(tool.description, str) and bool(SQL_HINTS.intersection(text_words(tool.description[:400]))))
@@ -121,19 +154,31 @@ class UnrestrictedExecution(Rule):
                 if flat in WEAK_CONTENT_PARAMS and flat != "query" and not evaluates:
                     continue
                 what = kinds[0] if kinds else kind
-                yield Finding(f"/inputSchema/properties/{_escape(name)}", (
-                    f"'{tool.name}' runs arbitrary {what} passed in '{name}' (the name says "
-                    f"'{_trigger(words)}'); anything that reaches the model's context can run through it — offer "
-                    f"narrow tools instead, or restrict it (read-only access, an allow-list) and require confirmation"),
-                    Fix("replace with narrow tools or restrict the parameter", safe=False))
+                yield Finding(f"/inputSchema/properties/{_escape(name)}", _runs_message(tool, name, what, words),
+                              Fix("have the host confirm or sandbox each call", safe=False))
                 return
             if flat in URL_PARAMS and fetches:
                 yield Finding(f"/inputSchema/properties/{_escape(name)}", (
                     f"'{tool.name}' requests any URL passed in '{name}' (the name says '{_trigger(words)}'); text the "
-                    f"model reads can point it at internal addresses or send data out — restrict the hosts (an "
-                    f"allow-list, a 'pattern') or require confirmation"),
-                    Fix("restrict the URL with a pattern or an allow-list", safe=False))
+                    f"model reads can point it at internal addresses or send data out, so a host should confirm "
+                    f"each call or fetch from a sandbox that cannot reach private addresses"),
+                    Fix("have the host confirm or sandbox each call", safe=False))
                 return
+
+
+_SAYS_READ_ONLY = re.compile(r"\bread[- ]?only\b", re.I)
+
+
+def _runs_message(tool: ToolContract, name: str, what: str, words: tuple[str, ...]) -> str:
+    said = (f"'{tool.name}' runs arbitrary {what} passed in '{name}' (the name says '{_trigger(words)}'); anything "
+            f"that reaches the model's context can run through it")
+    if what == "SQL":
+        if isinstance(tool.description, str) and _SAYS_READ_ONLY.search(tool.description):
+            return f"{said}, so a host should confirm each call, whatever the read-only mode it describes"
+        return (f"{said}, so a host should confirm each call, and if the tool is meant only to read, it should "
+                f"enforce that (a read-only transaction or database user) rather than trust the model")
+    annotate = "; annotations.destructiveHint: true makes hosts ask" if can_annotate(tool) else ""
+    return f"{said}, so a host should confirm each call or run it in a sandbox{annotate}"
 
 
 def _trigger(words: tuple[str, ...]) -> str:

@@ -52,7 +52,8 @@ _NUMERIC = frozenset({"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximu
 
 
 def _number(value: Any) -> TypeGuard[int | float]:
-    return json_kind(value) == "number" and math.isfinite(value)
+    # an int is finite however large (math.isfinite would convert it to a float, which overflows)
+    return json_kind(value) == "number" and (isinstance(value, int) or math.isfinite(value))
 
 
 class ImpossibleConstraints(Rule):
@@ -85,6 +86,12 @@ class ImpossibleConstraints(Rule):
                               Fix("remove const or enum"))
 
 
+def _whole(value: int | float) -> bool:
+    """Whether a bound is a whole number; an int is, however many digits it has (float() of a 309-digit
+    int overflows)."""
+    return isinstance(value, int) or value.is_integer()
+
+
 def _numeric_range(schema: dict[str, Any], pointer: str) -> Finding | None:
     """The tightest lower and upper bounds, and whether any number (or integer) lies between."""
     low, low_key, low_open = _bound(schema, "minimum", "exclusiveMinimum", max)
@@ -93,8 +100,8 @@ def _numeric_range(schema: dict[str, Any], pointer: str) -> Finding | None:
         return None
     empty = low > high or (low == high and (low_open or high_open))
     if not empty and schema.get("type") == "integer":
-        first = math.floor(low) + 1 if low_open and float(low).is_integer() else math.ceil(low)
-        last = math.ceil(high) - 1 if high_open and float(high).is_integer() else math.floor(high)
+        first = math.floor(low) + 1 if low_open and _whole(low) else math.ceil(low)
+        last = math.ceil(high) - 1 if high_open and _whole(high) else math.floor(high)
         if first > last:
             return Finding(f"{pointer}/{low_key}",
                            f"no integer lies between {_describe(low_key, low)} and {_describe(high_key, high)}; "
