@@ -25,7 +25,8 @@ Commands:
         adds a judge's verdicts ({"id", "verdict", "reason"} per line) to verdicts.jsonl
     python bench/precision.py table [--write]
         the per-code table from the verdicts of findings the rules still report; --write puts
-        it into docs/precision.md between its markers
+        it into docs/precision.md between its markers, a line a rule into README.md, and the
+        figures `toolclause rules` quotes into src/toolclause/data/precision.json
 """
 
 from __future__ import annotations
@@ -49,6 +50,9 @@ SERVERS = ROOT / "tests" / "data" / "servers"
 VERDICTS = SERVERS / "verdicts.jsonl"
 DOC = ROOT / "docs" / "precision.md"
 BEGIN, END = "<!-- precision-table:begin -->", "<!-- precision-table:end -->"
+README = ROOT / "README.md"
+README_BEGIN, README_END = "<!-- rule-precision:begin -->", "<!-- rule-precision:end -->"
+DATA = ROOT / "src" / "toolclause" / "data" / "precision.json"
 VERDICT_NAMES = ("right", "debatable", "wrong")
 SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
 
@@ -119,11 +123,12 @@ def rule_doc(code: str) -> str:
 
 # --------------------------------------------------------------------------- sample
 
-def sample(out: Path, per_code: int, seed: int, batch_size: int) -> None:
+def sample(out: Path, per_code: int, seed: int, batch_size: int, skip: tuple[str, ...] = ()) -> None:
     judged = {verdict_key(v) for v in read_verdicts()}
-    by_code: dict[str, list[Finding]] = defaultdict(list)
-    for f in findings():
-        by_code[f.code].append(f)
+    by_code: dict[tuple[str, str], list[Finding]] = defaultdict(list)  # a code reported at two severities
+    for f in findings():                                                # is sampled at each
+        if not f.code.startswith(skip) or not skip:
+            by_code[(f.code, f.severity)].append(f)
     rng = random.Random(seed)
     chosen: list[Finding] = []
     for _, found in sorted(by_code.items()):
@@ -189,68 +194,125 @@ def merge(paths: list[Path], judge: str, sample_file: Path | None) -> None:
 
 # --------------------------------------------------------------------------- table
 
+LIST_CODES = frozenset({"P005", "N004"})  # one finding a list, placed on whichever tool passes the budget
+
+
+def _place(file: str, tool: str, code: str, pointer: str) -> tuple[str, ...]:
+    return (file, code) if code in LIST_CODES else (file, tool, code, pointer)
+
+
 def table() -> str:
+    return measure()[0]
+
+
+def measure() -> tuple[str, dict]:
+    """The doc's table, and the figures `toolclause rules` quotes (src/toolclause/data/precision.json)."""
     current = findings()
     now = {f.key: f for f in current}
-    place = {(f.file, f.tool, f.code, f.pointer) for f in current}
-    counts = Counter(f.code for f in current)
-    severity = {f.code: f.severity for f in current}
-    judged: dict[str, Counter] = defaultdict(Counter)
+    place: dict[tuple[str, ...], Finding] = {_place(f.file, f.tool, f.code, f.pointer): f for f in current}
+    counts = Counter((f.code, f.severity) for f in current)
+    judged: dict[tuple[str, str], Counter] = defaultdict(Counter)
     removed_right: Counter = Counter()
+    demoted_right: Counter = Counter()
     reworded = 0
     for v in read_verdicts():
         key = verdict_key(v)
+        here = place.get(_place(*key[:4]))
         if key in now:
-            judged[v["code"]][v["verdict"]] += 1
-        elif v["verdict"] == "right" and key[:4] not in place and (SERVERS / v["file"]).exists():
-            removed_right[v["code"]] += 1
-        elif key[:4] in place:
+            judged[(v["code"], now[key].severity)][v["verdict"]] += 1
+        elif here is None:
+            if v["verdict"] == "right" and (SERVERS / v["file"]).exists():
+                removed_right[v["code"]] += 1
+            continue
+        else:
             reworded += 1
+        if v["verdict"] == "right" and here is not None and \
+                SEVERITY_ORDER[here.severity] > SEVERITY_ORDER[v["severity"]]:
+            demoted_right[v["code"]] += 1
     servers = server_files()
     tools = sum(len(json.loads(p.read_text(encoding="utf-8")).get("tools", [])) for p in servers)
     rows = [f"Measured on {len(servers)} servers, {tools} tools: each file linted on its own with the default "
-            "rules and targets. *precision* is right ÷ judged; *est.* weighs each code's precision by its "
-            "number of findings.", "",
-            "| code | severity | findings | judged | right | debatable | wrong | precision | right removed |",
-            "|---|---|---:|---:|---:|---:|---:|---:|---:|"]
+            "rules and targets.  A code reported at two severities has a row for each.  *precision* is right ÷ "
+            "judged; *est.* weighs each row's precision by its number of findings.  *right removed* and *right "
+            "demoted* count findings judged right that the rules no longer report, or report lower.", "",
+            "| code | severity | findings | judged | right | debatable | wrong | precision | right removed "
+            "| right demoted |",
+            "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
     totals: dict[str, Counter] = {"warning+": Counter(), "info": Counter(), "all": Counter()}
-    estimate: dict[str, list[float]] = {"warning+": [0.0, 0.0]}
-    order = sorted(counts, key=lambda c: (SEVERITY_ORDER[severity[c]], c))
-    for code in order + sorted(set(removed_right) - set(counts)):
-        j = judged[code]
+    estimate = [0.0, 0.0]
+    order = sorted(counts, key=lambda cs: (SEVERITY_ORDER[cs[1]], cs[0]))
+    shown_codes: set[str] = set()
+    for code, sev in order:
+        j = judged[(code, sev)]
         n = sum(j.values())
-        sev = severity.get(code, "—")
+        first = code not in shown_codes  # removals are per code: counted on its first row
+        shown_codes.add(code)
+        removed = removed_right.get(code, 0) if first else 0
+        demoted = demoted_right.get(code, 0) if first else 0
         precision = f"{j['right'] / n:.2f}" if n else "—"
-        rows.append(f"| {code} | {sev} | {counts.get(code, 0)} | {n} | {j['right']} | {j['debatable']} | "
-                    f"{j['wrong']} | {precision} | {removed_right.get(code, 0)} |")
+        rows.append(f"| {code} | {sev} | {counts[(code, sev)]} | {n} | {j['right']} | {j['debatable']} | "
+                    f"{j['wrong']} | {precision} | {removed} | {demoted} |")
         group = "warning+" if sev in ("error", "warning") else "info"
         for name in (group, "all"):
             totals[name].update(j)
-            totals[name]["findings"] += counts.get(code, 0)
-            totals[name]["removed"] += removed_right.get(code, 0)
+            totals[name]["findings"] += counts[(code, sev)]
+            totals[name]["removed"] += removed
+            totals[name]["demoted"] += demoted
         if group == "warning+" and n:
-            estimate["warning+"][0] += counts[code] * j["right"] / n
-            estimate["warning+"][1] += counts[code]
+            estimate[0] += counts[(code, sev)] * j["right"] / n
+            estimate[1] += counts[(code, sev)]
+    for code in sorted(set(removed_right) - shown_codes):
+        rows.append(f"| {code} | — | 0 | 0 | 0 | 0 | 0 | — | {removed_right[code]} | 0 |")
+        totals["all"]["removed"] += removed_right[code]
     for name, t in totals.items():
         n = t["right"] + t["debatable"] + t["wrong"]
         precision = f"{t['right'] / n:.2f}" if n else "—"
-        if name == "warning+" and estimate[name][1]:
-            precision += f" (est. {estimate[name][0] / estimate[name][1]:.2f})"
+        if name == "warning+" and estimate[1]:
+            precision += f" (est. {estimate[0] / estimate[1]:.2f})"
         rows.append(f"| **{name}** | | {t['findings']} | {n} | {t['right']} | {t['debatable']} | {t['wrong']} | "
-                    f"{precision} | {t['removed']} |")
+                    f"{precision} | {t['removed']} | {t['demoted']} |")
     wrong_share = totals["all"]["wrong"] / max(1, sum(totals["all"][k] for k in VERDICT_NAMES))
-    rows += ["", f"Wrong at any severity: {wrong_share:.1%} of the judged findings. "
-             f"Verdicts of findings since reworded (to judge again): {reworded}."]
+    rows += ["", f"Wrong at any severity: {wrong_share:.1%} of the judged findings.  "
+             f"Verdicts of findings since reworded (judged again under their new wording): {reworded}."]
+    data: dict = {"measured_on": {"servers": len(servers), "tools": tools}, "codes": {}}
+    for code, sev in order:
+        j = judged[(code, sev)]
+        data["codes"].setdefault(code, {})[sev] = {"findings": counts[(code, sev)], "judged": sum(j.values()),
+                                                   **{name: j[name] for name in VERDICT_NAMES}}
+    return "\n".join(rows) + "\n", data
+
+
+def _replace_between(path: Path, begin: str, end: str, text: str) -> None:
+    doc = path.read_text(encoding="utf-8")
+    if begin not in doc or end not in doc:
+        raise SystemExit(f"{path.relative_to(ROOT)} has no {begin} … {end} markers")
+    head, rest = doc.split(begin, 1)
+    _, tail = rest.split(end, 1)
+    path.write_text(f"{head}{begin}\n{text}{end}{tail}", encoding="utf-8")
+
+
+def readme_rows(data: dict) -> str:
+    """One line a rule for the README: its severity, why, and what it measured."""
+    from toolclause.rules import ALL_RULES
+    from toolclause.rules.measured import RATIONALE
+
+    rows = ["| code | severity (why) | measured on real servers: right ÷ judged at warning or error (judged) |",
+            "|---|---|---|"]
+    for rule in ALL_RULES:
+        right = judged = 0
+        for sev, c in data["codes"].get(rule.code, {}).items():
+            if sev in ("error", "warning"):
+                right, judged = right + c["right"], judged + c["judged"]
+        measured = f"{right / judged:.2f} ({judged})" if judged >= 5 else \
+            ("too few judged" if judged or rule.code in data["codes"] else "no finding there")
+        rows.append(f"| {rule.code} {rule.name} | {RATIONALE[rule.severity.label]} | {measured} |")
     return "\n".join(rows) + "\n"
 
 
-def write_table(text: str) -> None:
-    doc = DOC.read_text(encoding="utf-8")
-    if BEGIN not in doc or END not in doc:
-        raise SystemExit(f"{DOC.relative_to(ROOT)} has no {BEGIN} … {END} markers")
-    head, rest = doc.split(BEGIN, 1)
-    _, tail = rest.split(END, 1)
-    DOC.write_text(f"{head}{BEGIN}\n{text}{END}{tail}", encoding="utf-8")
+def write_all(text: str, data: dict) -> None:
+    _replace_between(DOC, BEGIN, END, text)
+    _replace_between(README, README_BEGIN, README_END, readme_rows(data))
+    DATA.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
 
 
 def main() -> None:
@@ -261,6 +323,7 @@ def main() -> None:
     s.add_argument("--per-code", type=int, default=12)
     s.add_argument("--seed", type=int, default=7)
     s.add_argument("--batch-size", type=int, default=40)
+    s.add_argument("--skip", default="", help="codes or prefixes to leave out, comma separated")
     m = commands.add_parser("merge")
     m.add_argument("paths", type=Path, nargs="+")
     m.add_argument("--judge", default="blind")
@@ -269,14 +332,14 @@ def main() -> None:
     t.add_argument("--write", action="store_true")
     args = parser.parse_args()
     if args.command == "sample":
-        sample(args.out, args.per_code, args.seed, args.batch_size)
+        sample(args.out, args.per_code, args.seed, args.batch_size, tuple(c for c in args.skip.split(",") if c))
     elif args.command == "merge":
         merge(args.paths, args.judge, args.sample)
     else:
-        text = table()
+        text, data = measure()
         print(text)
         if args.write:
-            write_table(text)
+            write_all(text, data)
 
 
 if __name__ == "__main__":

@@ -94,7 +94,7 @@ def test_p006_counts_only_what_a_function_calling_request_sends():
 
 def test_p006_a_tool_a_little_over_budget_is_info_and_far_over_a_warning():
     little = tool(description="Looks up one record. " + "word " * 820)   # about 1,060 tokens
-    far = tool(description="Looks up one record. " + "word " * 1400)     # about 1,780 tokens
+    far = tool(description="Looks up one record. " + "word " * 2600)     # about 3,280 tokens: over three times
     assert [s for _, s in found(little, "P006")] == ["info"]
     assert [s for _, s in found(far, "P006")] == ["warning"]
 
@@ -122,3 +122,51 @@ def test_c003_offers_no_arbitrary_bound_that_could_reject_bulk_calls():
     (d,) = [d for d in toolclause.lint(tool({"files": {"type": "array", "items": STRING, "description": "Files."}}),
                                        select=["C003"]) if d.code == "C003"]
     assert "100" not in d.message and not d.fix.edits and d.severity.label == "info"
+
+
+def test_c001_an_open_object_by_design_is_told_to_describe_itself_as_info():
+    (d,) = [d for d in toolclause.lint(tool({"id": STRING, "metadata": {"type": "object"}}, ["id", "metadata"]),
+                                       select=["C001"]) if d.pointer.endswith("/metadata")]
+    assert d.severity.label == "info" and "free-form by design" in d.message
+
+
+# --------------------------------------------------------------------------- D003 where it stands
+
+def test_d003_an_id_inside_an_object_or_one_the_tool_description_names_is_info():
+    nested = {"records": {"type": "array", "description": "Records to update.",
+                          "items": {"type": "object", "properties": {"id": {"type": "string"}, "fields": STRING}}}}
+    assert ("id", "info") in found(tool(nested), "D003")
+    by_id = tool({"id": {"type": "string"}}, description="Fetch one page of the docs by page ID and return it.")
+    assert found(by_id, "D003") == [("id", "info")]
+
+
+def test_d003_skips_what_the_schema_settles_and_objects_are_info():
+    kind = {"anyOf": [{"enum": ["layer_based", "shift_based"]}, {"type": "null"}]}
+    empty = {"type": "object", "properties": {}, "additionalProperties": False}
+    spec = {"type": "object", "properties": {"replicas": {"type": "integer"}}}
+    assert found(tool({"kind": kind, "params": empty, "spec": spec}), "D003") == [("spec", "info"),
+                                                                                   ("replicas", "info")]
+
+
+# --------------------------------------------------------------------------- D004
+
+def test_d004_a_value_of_any_json_is_info_and_a_plain_untyped_property_a_warning():
+    patch = {"value": {"description": "The value to set."}, "op": {"enum": ["add", "replace"]}}
+    assert found(tool(patch), "D004") == [("value", "info")]
+    assert found(tool({"level": {"description": "Volume level."}}), "D004") == [("level", "warning")]
+
+
+# --------------------------------------------------------------------------- D008
+
+@pytest.mark.parametrize("first, second", [("FetchChannelSender", "ListChannelSender"),
+                                           ("get_incident", "list_incidents"), ("create_page", "update_page")])
+def test_d008_one_object_under_two_verbs_is_two_jobs(first, second):
+    text = "Operations on the resource, generated from the API reference."
+    tools = [{**tool(description=text), "name": first}, {**tool(description=text), "name": second}]
+    assert found(tools, "D008") == []
+
+
+def test_d008_synonym_verbs_are_still_look_alikes():
+    text = "Operations on the user, generated from the API reference."
+    tools = [{**tool(description=text), "name": "get_user"}, {**tool(description=text), "name": "fetch_user"}]
+    assert [s for _, s in found(tools, "D008")] == ["warning"]

@@ -30,13 +30,16 @@ the requests.
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import json
 import logging
 import re
+import signal
 import socket
 import subprocess
 import sys
 import threading
+import time
 import weakref
 from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -154,6 +157,7 @@ class ToolboxServer(Server[Any]):
         self.page_size = page_size
         self.progress_interval = progress_interval
         self._background: set[asyncio.Task[Any]] = set()
+        self.calls_in_flight = 0  # tools/call requests not yet answered: a SIGTERM waits for them
         handlers: dict[str, Any] = {"on_list_tools": self._list_tools, "on_call_tool": self._call_tool}
         if self.widgets:
             handlers.update(on_list_resources=self._list_resources, on_read_resource=self._read_resource)
@@ -242,6 +246,13 @@ class ToolboxServer(Server[Any]):
     # ------------------------------------------------------------------ tools/call
 
     async def _call_tool(self, ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
+        self.calls_in_flight += 1
+        try:
+            return await self._answer_call(ctx, params)
+        finally:
+            self.calls_in_flight -= 1
+
+    async def _answer_call(self, ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
         if self.find_tools is not None and params.name == FIND_TOOLS:
             return await self._find_tools(ctx, params.arguments)
         meta = dict(params.meta) if params.meta else None
@@ -362,15 +373,61 @@ async def serve_http(server: Server[Any], host: str = "127.0.0.1", port: int = 8
 
     if stateless and getattr(server, "route_k", None) is not None:
         raise ValueError("a routed server (route_k) keeps each session's tool list: it cannot be stateless")
-    app = server.streamable_http_app(streamable_http_path=path, host=host, stateless_http=stateless)
+    app = server.streamable_http_app(streamable_http_path=path, host=host, stateless_http=stateless,
+                                     transport_security=loopback_security(host))
     sock = listening_socket(host, port)
     bound = sock.getsockname()[1]
     shown = f"[{host}]" if sock.family == socket.AF_INET6 else host
     config = uvicorn.Config(app, log_level="warning", lifespan="on", timeout_graceful_shutdown=3)
-    runner = uvicorn.Server(config)
+    runner = _stopping_on_sigterm(uvicorn.Server, lambda: getattr(server, "calls_in_flight", 0))(config)
     if on_ready is not None:
         on_ready(f"http://{shown}:{bound}{path}")
     await runner.serve(sockets=[sock])
+
+
+def loopback_security(host: str) -> Any:
+    """DNS-rebinding protection for any loopback host (127.0.0.2 too, not only the SDK's three names):
+    Host and Origin must then name a loopback address, so a web page cannot reach the server through a
+    domain that resolves to it.  None for other hosts (the SDK's own default applies)."""
+    from mcp.server.transport_security import TransportSecuritySettings
+
+    bare = host.strip("[]")
+    try:
+        loopback = bare == "localhost" or ipaddress.ip_address(bare).is_loopback
+    except ValueError:
+        loopback = False
+    if not loopback:
+        return None
+    shown = f"[{bare}]" if ":" in bare else bare
+    hosts = sorted({f"{shown}:*", "127.0.0.1:*", "localhost:*", "[::1]:*"})
+    return TransportSecuritySettings(enable_dns_rebinding_protection=True, allowed_hosts=hosts,
+                                     allowed_origins=[f"http://{h}" for h in hosts])
+
+
+DRAIN_SECONDS = 30.0  # how long a SIGTERM waits for the tool calls in flight before the server stops
+
+
+def _stopping_on_sigterm(server_class: type, in_flight: Callable[[], int]) -> type:
+    """uvicorn's Server, but SIGTERM drains: the tool calls in flight are answered (for up to
+    DRAIN_SECONDS), then the server stops and the process exits 0, as a service manager expects.
+    uvicorn alone closes the streams of calls in flight and raises the signal again once it has shut
+    down, so the process would die of it (exit 143).  SIGINT keeps uvicorn's behaviour."""
+
+    class StoppingOnSigterm(server_class):
+        draining_until: float | None = None
+
+        def handle_exit(self, sig: int, frame: Any) -> None:
+            if sig == signal.SIGTERM:  # not kept among the signals to raise again
+                self.draining_until = time.monotonic() + DRAIN_SECONDS
+                return
+            super().handle_exit(sig, frame)
+
+        async def on_tick(self, counter: int) -> bool:
+            if self.draining_until is not None and (in_flight() == 0 or time.monotonic() > self.draining_until):
+                return True
+            return bool(await super().on_tick(counter))
+
+    return StoppingOnSigterm
 
 
 # --------------------------------------------------------------------------- a server in a process of its own

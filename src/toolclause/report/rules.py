@@ -19,6 +19,7 @@ from rich.table import Table
 from ..rules import ALL_RULES
 from ..rules.base import Rule
 from ..rules.docs import SECTIONS, parse_doc
+from ..rules.measured import RATIONALE, measured_line, of_code, precision_cell
 from ..suggest import closest
 from .base import first_sentence
 
@@ -40,6 +41,8 @@ def rule_record(rule: type[Rule], with_documentation: bool = False) -> dict[str,
     }
     if with_documentation:
         record["documentation"] = parse_doc(rule).sections
+        record["measured"] = of_code(rule.code)
+        record["severityRationale"] = RATIONALE[rule.severity.label]
     return record
 
 
@@ -65,20 +68,21 @@ def _console(color: bool) -> tuple[Console, io.StringIO]:
 def catalogue_text(color: bool) -> str:
     if not color:
         rows = [(r.code, r.name, r.severity.label, ",".join(sorted(r.targets)) or "-", "yes" if r.fixable else "no",
-                 first_sentence(r.summary())) for r in ALL_RULES]
-        header = ("CODE", "NAME", "SEVERITY", "TARGETS", "FIX", "SUMMARY")
-        widths = [max(len(str(row[i])) for row in [header, *rows]) for i in range(5)]
-        lines = ["  ".join(str(cell).ljust(widths[i]) if i < 5 else str(cell) for i, cell in enumerate(row)).rstrip()
+                 precision_cell(r.code), first_sentence(r.summary())) for r in ALL_RULES]
+        header = ("CODE", "NAME", "SEVERITY", "TARGETS", "FIX", "PRECISION", "SUMMARY")
+        widths = [max(len(str(row[i])) for row in [header, *rows]) for i in range(6)]
+        lines = ["  ".join(str(cell).ljust(widths[i]) if i < 6 else str(cell) for i, cell in enumerate(row)).rstrip()
                  for row in [header, *rows]]
+        lines.append("\nPRECISION: findings judged right at warning or error on real MCP servers (judged).")
         lines.append(f"\n{len(rows)} rules; `toolclause rules CODE` shows one rule's documentation.")
         return "\n".join(lines) + "\n"
     console, buffer = _console(color)
     table = Table(show_lines=False, header_style="bold")
-    for column in ("Code", "Name", "Severity", "Targets", "Fix", "Summary"):
+    for column in ("Code", "Name", "Severity", "Targets", "Fix", "Precision", "Summary"):
         table.add_column(column, overflow="fold")
     for r in ALL_RULES:
         table.add_row(r.code, r.name, r.severity.label, ", ".join(sorted(r.targets)) or "-",
-                      "yes" if r.fixable else "", first_sentence(r.summary()))
+                      "yes" if r.fixable else "", precision_cell(r.code), first_sentence(r.summary()))
     console.print(table)
     console.print(f"{len(ALL_RULES)} rules; `toolclause rules CODE` shows one rule's documentation.")
     return buffer.getvalue()
@@ -99,14 +103,18 @@ def documentation_text(rule: type[Rule], color: bool) -> str:
     doc = parse_doc(rule)
     targets = ", ".join(sorted(rule.targets)) or "every target (portable)"
     facts = f"severity: {rule.severity.label}   fixable: {'yes' if rule.fixable else 'no'}   targets: {targets}"
+    why = f"severity {RATIONALE[rule.severity.label]}"
+    measured = f"measured {measured_line(rule.code)}"
     if color:
         console, buffer = _console(color)
         console.print(f"[bold]{rule.code}[/bold]  {rule.name}")
         console.print(facts, style="dim")
+        console.print(why, style="dim")
+        console.print(measured, style="dim")
         body = "\n\n".join(f"## {title}\n{doc.sections[title]}" for title in _ordered(doc.sections))
         console.print(Markdown(body))
         return buffer.getvalue()
-    lines = [f"{rule.code}  {rule.name}", facts]
+    lines = [f"{rule.code}  {rule.name}", facts, why, measured]
     for title in _ordered(doc.sections):
         lines += ["", title, "-" * len(title), *_plain_section(doc.sections[title])]
     return "\n".join(lines) + "\n"

@@ -35,6 +35,7 @@ def rule_class(code: str) -> type[Rule]:
 
 
 def _registry() -> tuple[type[Rule], ...]:
+    from .consistency import RULES as CONSISTENCY_RULES
     from .description import RULES as DESCRIPTION_RULES
     from .naming import RULES as NAMING_RULES
     from .provider import RULES as PROVIDER_RULES
@@ -49,6 +50,7 @@ def _registry() -> tuple[type[Rule], ...]:
         *NAMING_RULES,
         *DESCRIPTION_RULES,
         *TIGHTNESS_RULES,
+        *CONSISTENCY_RULES,
         *PROVIDER_RULES,
         *SAFETY_RULES,
         *WIDGET_RULES,

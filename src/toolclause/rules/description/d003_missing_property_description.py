@@ -24,7 +24,10 @@ a word of several meanings (`id`, `type`, `mode`, `scope`, `format`, `depth`,
 `filter`, `target`, `value`), an abbreviation of one or two letters (`ts`, `q`),
 the id of a handle the server made (`sessionId`, `process_id`: returned by which
 call?), or a duration, size or amount without its unit in the name (`timeout`,
-`max_age`, `amount`; not `timeout_ms`).  A name that says everything
+`max_age`, `amount`; not `timeout_ms`).  A bare `id` or `value` is a warning
+at the top level of a tool whose description does not speak of it; inside an
+object its parent says whose it is.  An object or an array is info: what it
+holds is in its parts.  A name that says everything
 (`invoice_id`, `query`, `branch_name`, `path`) is reported as info: a
 description still helps, but its absence is not a defect.
 
@@ -76,6 +79,8 @@ id ids key keys type types kind mode scope format level depth target value value
 filter filters status state ts amt qty num n k q t v code ref session handle token pid context input output args
 params payload spec expression expr selector range unit units precision resolution weight score threshold
 """.split())
+# Plain where they stand: the id or value of the object that holds them, or of the tool's one object.
+_PLAIN_BY_PLACE = frozenset({"id", "ids", "value", "values"})
 # The first word of an id that names a handle the server made (which call returned it?): `sessionId`.
 _HANDLES = frozenset("session process run job task request operation execution thread connection terminal tab "
                      "element node instance transaction lease lock".split())
@@ -105,7 +110,14 @@ overwrite append sync exact global quiet watch follow previous readonly
 def _readable(values: list) -> bool:
     """Enum values a model reads as words: `ascending`, `in_progress`, `image/png` (not `A1`, `SVC_PREM`)."""
     strings = [v for v in values if isinstance(v, str)]
-    return len(strings) == len(values) and all(sum(c.isalpha() for c in v) >= 2 and not v.isupper() for v in strings)
+    return len(strings) == len(values) and all(sum(c.isalpha() for c in v) >= 2 and
+                                               (not v.isupper() or _spoken_capitals(v)) for v in strings)
+
+
+def _spoken_capitals(value: str) -> bool:
+    """Capitals a model reads as words (`BUILT_IN`, `CUSTOM`), not codes (`SVC_PREM`): every part has a vowel."""
+    parts = [p for p in re.split(r"[_\-\s]+", value) if p]
+    return bool(parts) and all(any(c in "AEIOUY" for c in p) for p in parts)
 
 
 def _described_container(schema: dict) -> bool:
@@ -121,11 +133,24 @@ def _described_container(schema: dict) -> bool:
 
 
 def _values_carried(schema: dict) -> bool:
-    """A const, a pattern or an enum of readable words (or one value) says what goes in."""
+    """A const, a pattern or an enum of readable words (or one value) says what goes in, in the schema
+    itself or in every branch of its `anyOf`/`oneOf` (`kind: anyOf [enum of words, null]`)."""
     if "const" in schema or "pattern" in schema:
         return True
     values = schema.get("enum")
-    return isinstance(values, list) and bool(values) and (len(values) == 1 or _readable(values))
+    if isinstance(values, list) and bool(values) and (len(values) == 1 or _readable(values)):
+        return True
+    for keyword in ("anyOf", "oneOf"):
+        branches = [b for b in schema.get(keyword) or () if isinstance(b, dict) and b.get("type") != "null"]
+        if branches and all(_values_carried(b) for b in branches):
+            return True
+    return False
+
+
+def _accepts_only_empty(schema: dict) -> bool:
+    """An object closed with no properties: `{}` is its only value, so there is nothing to describe."""
+    return (schema.get("type") == "object" and schema.get("additionalProperties") is False
+            and not schema.get("properties") and not schema.get("patternProperties"))
 
 
 def meaning_carried(node: SchemaNode) -> bool:
@@ -199,12 +224,18 @@ def _documented_in_tool_description(node: SchemaNode, tool: ToolContract) -> str
     return line if len(line) <= 80 else line[:79] + "…"
 
 
-def ambiguous_name(node: SchemaNode) -> bool:
+def ambiguous_name(node: SchemaNode, tool: ToolContract) -> bool:
     """Whether the property's name leaves open what to send: an abbreviation, a word of several meanings, an
-    id of a handle the server made, or a quantity without its unit."""
+    id of a handle the server made, or a quantity without its unit.  An object or array is not: what it
+    holds is in its parts.  A bare `id` or `value` is, at the top level, unless the tool description
+    speaks of it (`by page ID`); inside an object its parent says whose it is."""
     words = identifier_words(node.key) if isinstance(node.key, str) else ()
-    if not words:
+    if not words or node.schema.get("type") in ("object", "array"):
         return False
+    if len(words) == 1 and words[0] in _PLAIN_BY_PLACE:
+        top = node.parent is not None and node.parent.is_root
+        described = isinstance(tool.description, str) and words[0].rstrip("s") in tool.description.lower()
+        return top and not described
     if len(words) == 1 and (words[0] in _AMBIGUOUS or len(words[0]) <= 2):
         return True
     if words[-1] in ("id", "ids") and words[0] in _HANDLES:
@@ -222,7 +253,8 @@ class MissingPropertyDescription(Rule):
 
     def check_node(self, node: SchemaNode, tool: ToolContract, ctx: LintContext) -> Iterable[Finding]:
         schema = node.schema
-        if text_of(schema) or _described_elsewhere(schema, tool) or meaning_carried(node):
+        if text_of(schema) or _described_elsewhere(schema, tool) or meaning_carried(node) or \
+                _accepts_only_empty(schema):
             return
         if unused_definition(tool, node, ctx):
             return
@@ -234,7 +266,7 @@ class MissingPropertyDescription(Rule):
         advice = ("say what it holds and when to send it" if container
                   else "say what value it expects (meaning, format, unit, example)")
         # a name that says what to send makes the description a nicety (info); one that leaves it open, a defect
-        severity = None if ambiguous_name(node) else Severity.INFO
+        severity = None if ambiguous_name(node, tool) else Severity.INFO
         documented = _documented_in_tool_description(node, tool)
         if documented is not None:
             yield Finding(node.pointer, (

@@ -3,7 +3,10 @@
 ## What it does
 Finds a property of the input schema, at any depth, that declares no `type`
 and nothing that fixes one either (`enum`, `const`, `$ref`, `anyOf`, `oneOf`,
-`allOf`, `not`).  Where the schema shows what the type must be (`properties`
+`allOf`, `not`).  A value that takes any JSON by design (named `value`, such as
+a JSON Patch value or a flag variation, or described as taking any value or
+several types) is reported as info, asking to say which types it takes.
+Where the schema shows what the type must be (`properties`
 → object, `items` → array, a `default` value) the message says so.  A property
 left untyped in several `anyOf`/`oneOf` branches is reported once, at the first.
 
@@ -36,6 +39,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from ... import _lazy_re as re
+from ...lexicon import identifier_words
 from ...model import Fix, Severity, ToolContract
 from ...schema.walk import NodeKind, SchemaNode
 from .._reach import unused_definition
@@ -85,6 +90,19 @@ def _reported_in_an_earlier_branch(node: SchemaNode) -> bool:
     return False
 
 
+_ANY_VALUE_TEXT = re.compile(r"\b(?:any (?:json )?(?:value|type)|value\(s\)|arbitrary|of any type|"
+                             r"string,? (?:or )?number|number,? (?:or )?(?:boolean|string))\b", re.I)
+
+
+def _any_value(node: SchemaNode) -> bool:
+    """A value whose type depends on something else: named `value` (`compare_value`, `values`), or
+    described as taking any JSON or several types."""
+    words = identifier_words(node.key) if isinstance(node.key, str) else ()
+    text = node.schema.get("description")
+    return (bool(words) and words[-1] in ("value", "values")) or \
+        (isinstance(text, str) and _ANY_VALUE_TEXT.search(text) is not None)
+
+
 class MissingPropertyType(Rule):
     code = "D004"
     name = "missing-property-type"
@@ -108,6 +126,12 @@ class MissingPropertyType(Rule):
             yield Finding(node.pointer, f"property '{path}' has no type; add \"type\": \"{evident}\" "
                                         f"(what its {'default' if 'default' in node.schema else 'schema'} shows)",
                           Fix(f"add \"type\": \"{evident}\" to '{path}'", safe=False))
+        elif _any_value(node):
+            # a JSON Patch value, a flag variation, a filter's comparison value: any JSON by design, so one
+            # "type" would reject calls the tool takes; naming the types it takes is still worth it
+            yield Finding(node.pointer, f"property '{path}' has no type; if it takes any JSON value, say so in "
+                                        f"its description, else list the types it takes (\"type\": [...])",
+                          Fix(f"say which types '{path}' takes", safe=False), severity=Severity.INFO)
         else:
             yield Finding(node.pointer, f"property '{path}' has no type, so a model must guess what to send; "
                                         f"add a \"type\" (or an enum)",

@@ -46,7 +46,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 
 from ... import _lazy_re as re
-from ...lexicon import identifier_words, is_filler, stem, text_words
+from ...lexicon import identifier_words, is_filler, stem, text_words, verb_class
 from ...model import Fix, Severity, ToolContract
 from ..base import Finding, LintContext, Rule
 
@@ -67,6 +67,13 @@ _ANTONYMS = tuple(frozenset(pair.split()) for pair in (
     "get set", "read write", "create delete", "buy sell"))
 
 
+# verbs that name the same job: two tools differing only by these are look-alikes
+_SYNONYMS = tuple(frozenset(group.split()) for group in (
+    "get fetch retrieve read obtain lookup load show describe view", "list enumerate browse",
+    "create add new make insert post", "update edit modify change patch set put", "delete remove destroy drop erase",
+    "search find query lookup", "run execute invoke call trigger", "send post publish"))
+
+
 def _singular(word: str) -> str:
     return word[:-1] if word.endswith("s") and not word.endswith("ss") and len(word) > 3 else word
 
@@ -77,6 +84,13 @@ def names_tell_apart(first: str, second: str) -> bool:
     only_a, only_b = set(a) - set(b), set(b) - set(a)
     if (only_a | only_b) and (only_a | only_b) <= _MANY:
         return True
+    # the same object under two different verbs: `get_incident` / `list_incidents`, `FetchSender` /
+    # `ListSender`, `create_page` / `update_page` are two jobs, whatever their generated descriptions say
+    verbs_a = {_singular(w) for w in a} - {_singular(w) for w in b}
+    verbs_b = {_singular(w) for w in b} - {_singular(w) for w in a}
+    if len(verbs_a) == len(verbs_b) == 1 and all(verb_class(w) for w in verbs_a | verbs_b):
+        (x,), (y,) = verbs_a, verbs_b
+        return not any(x in group and y in group for group in _SYNONYMS)  # `get_user` / `fetch_user`: one job
     if [_singular(w) for w in a if w not in _MANY] == [_singular(w) for w in b if w not in _MANY]:
         return True  # `delete_file` / `delete_files`, `get_member` / `get_all_members`
     for x in only_a:

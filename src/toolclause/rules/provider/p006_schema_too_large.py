@@ -5,10 +5,10 @@ Estimates the prompt tokens each tool costs and reports a tool over the
 `tool-tokens` budget (default 1,000) and a list whose tools together pass the
 `list-tokens` budget (default 10,000).
 
-A tool up to a quarter over its budget is reported as info (worth trimming,
-not a defect), unless a fifth of it or more is definitions (`$defs`) its schema
-never references, which is a warning that says to remove them.  The list total
-is a warning.
+A tool up to three times its budget is reported as info (worth trimming, not
+a defect: on real servers the text of such tools was mostly needed), unless a
+fifth of it or more is definitions (`$defs`) its schema never references, which
+is a warning that says to remove them.  The list total is a warning.
 
 The estimate is what a function-calling request sends of each tool (its name,
 description and inputSchema; the outputSchema, annotations and `_meta` stay with
@@ -113,7 +113,7 @@ from ..base import Finding, IdentityMemo, LintContext, Rule
 TOOL_BUDGET_KEY, TOOL_BUDGET_DEFAULT = "tool-tokens", 1000
 LIST_BUDGET_KEY, LIST_BUDGET_DEFAULT = "list-tokens", 10_000
 BYTES_PER_TOKEN = 4
-MATERIAL_EXCESS = 1.25  # a tool more than a quarter over its budget is a warning; less, info
+MATERIAL_EXCESS = 3.0   # a tool more than three times its budget is a warning; less, info (worth trimming)
 UNUSED_SHARE = 0.2      # unreferenced definitions making a fifth of a tool over budget: remove them (warning)
 
 
@@ -206,7 +206,8 @@ class SchemaTooLarge(Rule):
                 yield Finding("", message + f"{share:.0%} of it is definitions the schema never references: "
                                             f"remove them from $defs")
                 return
-            # a tool a little over the budget is worth trimming, not a defect: a warning from a quarter over
+            # a tool over its budget is worth trimming, and judges found the text mostly needed: a defect only
+            # from three times the budget
             severity = None if tokens > budget * MATERIAL_EXCESS else Severity.INFO
             yield Finding("", message + "shorten descriptions, replace long enums, or split the tool",
                           severity=severity)

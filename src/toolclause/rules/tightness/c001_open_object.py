@@ -228,11 +228,14 @@ class OpenObject(Rule):
                 message = (f"{label} takes a JSON Schema (no properties, {how}), so closing it would reject every "
                            f"real call; keep it open and say in its description that it is a JSON Schema and "
                            f"what it describes")
-                return Finding(pointer, message, Fix("describe the schema the object takes", safe=False))
+                return Finding(pointer, message, Fix("describe the schema the object takes", safe=False),
+                               severity=Severity.INFO)
             message = (f"{label} is free-form by design (no properties, {how}), so closing it would reject every real "
                        f"call; keep it open and say in its description which keys it takes, or make it a typed map "
                        f"(\"additionalProperties\": {{\"type\": ...}}) or an array of {{\"key\", \"value\"}} objects")
-            return Finding(pointer, message, Fix("describe the keys the object takes", safe=False))
+            # open on purpose: a description is the whole advice, a suggestion rather than a defect
+            return Finding(pointer, message, Fix("describe the keys the object takes", safe=False),
+                           severity=Severity.INFO)
         message = (f"{label} is a free-form object (no properties, {how}): any keys and values are accepted; "
                    f"declare its keys in \"properties\" and add \"additionalProperties\": false, or describe "
                    f"its values with \"additionalProperties\": {{\"type\": ...}}")

@@ -1,0 +1,15 @@
+"""Family T: consistency — does the schema enforce what the text promises? (`toolclause rules` lists them)"""
+
+from __future__ import annotations
+
+from .t001_either_or_not_encoded import EitherOrNotEncoded
+from .t002_counted_as_number import CountedAsNumber
+from .t003_framework_parameter_leaked import FrameworkParameterLeaked
+from .t004_bound_rejects_documented_value import BoundRejectsDocumentedValue
+
+RULES = (
+    EitherOrNotEncoded,
+    CountedAsNumber,
+    FrameworkParameterLeaked,
+    BoundRejectsDocumentedValue,
+)

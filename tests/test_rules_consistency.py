@@ -1,0 +1,307 @@
+"""Family T (consistency): what the text promises against what the schema enforces.
+
+Each rule has its positive cases (English and Korean), the same cases encoded so that they
+stay clean, and negatives a careless reading would report.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import toolclause
+
+
+def _tool(properties, description="Finds one booking for the traveller.", **schema):
+    return {"name": "find_booking", "description": description,
+            "inputSchema": {"type": "object", "properties": properties, **schema}}
+
+
+def _found(tool, code):
+    return [d for d in toolclause.lint(tool, select=[code]) if d.code == code]
+
+
+_TWO = {"booking_ref": {"type": "string", "description": "Six-letter booking reference"},
+        "passenger_email": {"type": "string", "description": "Email used to book"}}
+
+
+# --------------------------------------------------------------------------- T001
+
+@pytest.mark.parametrize(("description", "keyword"), [
+    ("Find a booking. Provide either `booking_ref` or `passenger_email`.", "anyOf"),
+    ("Exactly one of booking_ref, passenger_email must be given.", "oneOf"),
+    ("At least one of 'booking_ref' or 'passenger_email' is required.", "anyOf"),
+    ("`booking_ref` or `passenger_email` is required.", "anyOf"),
+    ("You must specify either booking_ref or passenger_email.", "anyOf"),
+    ("Either 'booking_ref' or 'passenger_email' must be provided, but not both.", "oneOf"),
+    ("예약을 찾습니다. booking_ref 또는 passenger_email 중 하나를 입력하세요.", "anyOf"),
+    ("`booking_ref`와 `passenger_email` 둘 중 하나는 필수입니다.", "anyOf"),
+    ("booking_ref 또는 passenger_email 중 하나만 지정하세요.", "oneOf"),
+])
+def test_t001_reports_an_either_or_the_schema_does_not_state(description, keyword):
+    (d,) = _found(_tool(_TWO, description), "T001")
+    assert d.severity.name == "WARNING" and d.pointer == "/inputSchema"
+    assert "the tool description says: '" in d.message and "{} validates" in d.message
+    assert not d.fix.safe
+    (edit,) = d.fix.edits
+    assert edit.pointer == f"/inputSchema/{keyword}"
+    assert edit.value == [{"required": ["booking_ref"]}, {"required": ["passenger_email"]}]
+
+
+@pytest.mark.parametrize("encoding", [
+    {"anyOf": [{"required": ["booking_ref"]}, {"required": ["passenger_email"]}]},
+    {"oneOf": [{"required": ["booking_ref"]}, {"required": ["passenger_email"]}]},
+    {"minProperties": 1},
+    {"dependentRequired": {"booking_ref": ["passenger_email"]}},
+    {"not": {"required": ["booking_ref", "passenger_email"]}},
+])
+def test_t001_an_encoded_either_or_is_clean(encoding):
+    description = "Find a booking. Provide either `booking_ref` or `passenger_email`."
+    assert _found(_tool(_TWO, description, **encoding), "T001") == []
+
+
+def test_t001_reads_a_property_description_and_this_as_the_property_itself():
+    props = {"function": {"type": "string", "description": "Source to run. Provide either this or sourcePath, "
+                                                           "but not both."},
+             "sourcePath": {"type": "string", "description": "A file with the source"}}
+    (d,) = _found(_tool(props), "T001")
+    assert "the description of 'function' says: 'Provide either this or sourcePath, but not both.'" in d.message
+    assert d.fix.edits[0].pointer == "/inputSchema/oneOf"
+    assert d.fix.edits[0].value == [{"required": ["function"]}, {"required": ["sourcePath"]}]
+
+
+def test_t001_a_rule_repeated_in_several_descriptions_is_reported_once():
+    sentence = "Provide either 'file_path' or 'content_base64', not both."
+    props = {"file_path": {"type": "string", "description": f"A path the server can read. {sentence}"},
+             "content_base64": {"type": "string", "description": f"The file's bytes. {sentence}"}}
+    assert len(_found(_tool(props, f"Upload a file. {sentence}"), "T001")) == 1
+
+
+def test_t001_nested_object_gets_its_own_suggestion():
+    inner = {"type": "object", "description": "Where to send it. Exactly one of `email` or `phone` must be set.",
+             "properties": {"email": {"type": "string"}, "phone": {"type": "string"}}}
+    (d,) = _found(_tool({"contact": inner}), "T001")
+    assert d.pointer == "/inputSchema/properties/contact"
+    assert d.fix.edits[0].pointer == "/inputSchema/properties/contact/oneOf"
+
+
+def test_t001_both_alternatives_required_is_reported_too():
+    description = "Find a booking. Provide either `booking_ref` or `passenger_email`."
+    (d,) = _found(_tool(_TWO, description, required=["booking_ref", "passenger_email"]), "T001")
+    assert "one of 'booking_ref', 'passenger_email' is enough" in d.message and "every one of them" in d.message
+    assert [(e.pointer, e.value) for e in d.fix.edits] == [
+        ("/inputSchema/required", []),
+        ("/inputSchema/anyOf", [{"required": ["booking_ref"]}, {"required": ["passenger_email"]}])]
+
+
+@pytest.mark.parametrize("description", [
+    # values, not properties
+    "Find a booking. The unit accepts either 'kPa' or 'atm'.",
+    "Provide either a booking reference or an email.",
+    # properties that do not exist
+    "Provide either `booking_code` or `email`.",
+    # one property named, the other a value
+    "Provide either `booking_ref` or 'latest'.",
+    # the list goes on with something that is no property
+    "Exactly one of booking_ref, passenger_email or 'all' must be given.",
+    # conditional, denied, or only a limit
+    "When searching by date, provide either booking_ref or passenger_email.",
+    "You do not need either booking_ref or passenger_email.",
+    "At most one of booking_ref or passenger_email should be specified.",
+    # the values of another property that happen to share the names
+    "The sort order must be one of booking_ref or passenger_email.",
+    # no requirement stated
+    "Returns bookings that match either booking_ref or passenger_email.",
+    "Either booking_ref or passenger_email together with the date narrows the search.",
+    # Korean: conditional, or values
+    "날짜로 검색할 경우 booking_ref 또는 passenger_email 중 하나를 입력하세요.",
+])
+def test_t001_negatives(description):
+    assert _found(_tool(_TWO, description), "T001") == []
+
+
+def test_t001_a_sentence_about_one_value_of_another_property_is_conditional():
+    props = {"command": {"type": "string", "enum": ["add", "remove"]},
+             "name": {"type": "string"}, "path": {"type": "string"}}
+    description = "Manage the knowledge base.\n- 'remove': Remove content (requires one of: 'name' or 'path')"
+    assert _found(_tool(props, description, required=["command"]), "T001") == []
+
+
+def test_t001_one_alternative_required_or_defaulted_is_left_alone():
+    description = "Find a booking. Provide either `booking_ref` or `passenger_email`."
+    assert _found(_tool(_TWO, description, required=["booking_ref"]), "T001") == []
+    defaulted = {**_TWO, "passenger_email": {"type": "string", "default": "me@example.com"}}
+    assert _found(_tool(defaulted, description), "T001") == []
+
+
+# --------------------------------------------------------------------------- T002
+
+@pytest.mark.parametrize("name", ["page", "page_size", "per_page", "perPage", "limit", "count", "max_results",
+                                  "maxResults", "top_k", "offset", "retries", "max_retries", "num_results",
+                                  "item_count", "n_results", "index", "line_number", "startLine", "port", "year",
+                                  "user_id", "pageId", "issue_number"])
+def test_t002_counting_names_typed_number(name):
+    (d,) = _found(_tool({name: {"type": "number"}}), "T002")
+    assert d.severity.name == "WARNING"
+    assert d.fix.safe and [(e.pointer, e.value) for e in d.fix.edits] == [
+        (f"/inputSchema/properties/{name}/type", "integer")]
+    assert "2.5 validates" in d.message and "safe" in d.message
+
+
+def test_t002_keeps_null_in_a_type_list_and_the_fix_applies():
+    tool = _tool({"page": {"type": ["number", "null"], "default": 1, "minimum": 1}})
+    (d,) = _found(tool, "T002")
+    assert d.fix.edits[0].value == ["integer", "null"]
+
+
+def test_t002_a_fractional_value_makes_it_info_and_unsafe():
+    (d,) = _found(_tool({"limit": {"type": "number", "default": 2.5}}), "T002")
+    assert d.severity.name == "INFO" and not d.fix.safe and not d.fix.edits
+    assert "default 2.5" in d.message
+
+
+@pytest.mark.parametrize(("name", "schema"), [
+    ("amount", {"type": "number"}), ("price", {"type": "number"}), ("ratio", {"type": "number"}),
+    ("duration", {"type": "number"}), ("temperature", {"type": "number"}), ("latitude", {"type": "number"}),
+    ("score", {"type": "number"}), ("percentage", {"type": "number"}), ("timeout_ms", {"type": "number"}),
+    ("price_index", {"type": "number"}), ("order_index", {"type": "number"}),
+    ("page", {"type": "number", "description": "Page to show; fractional pages scroll part-way"}),
+    ("page", {"type": "number", "description": "Use 0.5 for half a page"}),
+    ("depth", {"type": "number", "description": "Depth of the borehole in meters"}),
+    ("depth", {"type": "number", "description": "Depth at which the sample was taken"}),
+    ("limit", {"type": "number", "description": "Budget limit for the category"}),
+    ("offset", {"type": "number", "description": "Calibration offset of the sensor"}),
+    ("offset", {"type": "number", "description": "Timezone offset from UTC"}),
+    ("page", {"type": "integer"}),
+    ("page", {"type": "number", "multipleOf": 1}),
+    ("page", {"type": ["number", "string"]}),
+])
+def test_t002_negatives(name, schema):
+    assert _found(_tool({name: schema}), "T002") == []
+
+
+def test_t002_a_depth_of_a_tree_counts():
+    found = _found(_tool({"depth": {"type": "number", "description": "How many levels of the tree to expand"}}),
+                   "T002")
+    assert len(found) == 1
+
+
+def test_t002_fix_writes_integer(tmp_path):
+    from click.testing import CliRunner
+
+    from toolclause.cli.main import cli
+
+    path = tmp_path / "tools.json"
+    path.write_text('[{"name": "list_orders", "description": "List the account\'s orders, newest first.", '
+                    '"inputSchema": {"type": "object", "properties": {"page": {"type": "number", "minimum": 1}}}}]',
+                    encoding="utf-8")
+    CliRunner().invoke(cli, ["lint", str(path), "--select", "T002", "--fix", "--no-cache", "-q"])
+    assert '"type": "integer"' in path.read_text(encoding="utf-8")
+
+
+# --------------------------------------------------------------------------- T003
+
+_CONTEXT_DEFS = {"Context": {"type": "object", "title": "Context", "properties": {}}}
+
+
+def test_t003_a_required_context_is_an_error():
+    tool = _tool({"path": {"type": "string"}, "ctx": {"$ref": "#/$defs/Context"}}, required=["path", "ctx"],
+                 **{"$defs": _CONTEXT_DEFS})
+    (d,) = _found(tool, "T003")
+    assert d.severity.name == "ERROR" and d.pointer == "/inputSchema/properties/ctx"
+    assert "FastMCP's Context" in d.message and not d.fix.safe
+
+
+@pytest.mark.parametrize(("name", "schema"), [
+    ("ctx", {"$ref": "#/$defs/Context"}),
+    ("context", {"anyOf": [{"$ref": "#/$defs/RunContextWrapper"}, {"type": "null"}], "default": None}),
+    ("tool_context", {"title": "ToolContext", "type": "object"}),
+    ("config", {"type": "object", "properties": {"tags": {"type": "array"}, "recursion_limit": {"type": "integer"},
+                                                 "configurable": {"type": "object"}}}),
+    ("ctx", {"type": "object", "properties": {"request_context": {}, "fastmcp": {}}}),
+    ("run_manager", {"description": "The CallbackManagerForToolRun of the run"}),
+    ("request", {"$ref": "#/$defs/Request"}),
+    ("session", {"description": "The MCP ServerSession"}),
+    ("self", {}),
+    ("cls", {"title": "Cls"}),
+])
+def test_t003_optional_framework_objects_are_warnings(name, schema):
+    defs = {**_CONTEXT_DEFS, "RunContextWrapper": {"type": "object", "properties": {}},
+            "Request": {"type": "object", "properties": {}}}
+    (d,) = _found(_tool({"q": {"type": "string"}, name: schema}, **{"$defs": defs}), "T003")
+    assert d.severity.name == "WARNING"
+
+
+@pytest.mark.parametrize(("name", "schema"), [
+    ("context", {"type": "string", "description": "Additional context for the search"}),
+    ("session", {"type": "string", "description": "The chat session id"}),
+    ("context", {"type": "string", "description": "Kubeconfig Context to use"}),
+    ("context", {"type": "string", "enum": ["Business", "Casual"]}),
+    ("context", {"type": "object", "description": "Context for the analysis",
+                 "properties": {"culture": {"type": "string"}}}),
+    ("ctx", {"description": "The ChannelHandlerContext of the channel"}),
+    ("request", {"$ref": "#/$defs/CreateUserRequest"}),
+    ("request", {"$ref": "#/$defs/Request"}),  # a domain model that happens to be called Request
+    ("self", {"type": "string", "description": "Link to this resource"}),
+    ("config", {"type": "object", "properties": {"retries": {"type": "integer"}}}),
+])
+def test_t003_negatives(name, schema):
+    defs = {"CreateUserRequest": {"type": "object", "properties": {"email": {"type": "string"}}},
+            "Request": {"type": "object", "properties": {"method": {"type": "string"}, "body": {"type": "string"}}}}
+    assert _found(_tool({name: schema}, required=[name], **{"$defs": defs}), "T003") == []
+
+
+# --------------------------------------------------------------------------- T004
+
+@pytest.mark.parametrize(("schema", "keyword", "value"), [
+    ({"type": "integer", "minimum": 1, "description": "Lines per page; set to 0 to disable paging."}, "minimum", 0),
+    ({"type": "integer", "exclusiveMinimum": 0, "description": "Timeout; 0 disables it."}, "exclusiveMinimum", 0),
+    ({"type": "integer", "minimum": 0, "description": "How many rows; -1 means no limit."}, "minimum", -1),
+    ({"type": "integer", "minimum": 0, "description": "Rows to read (-1 for all)."}, "minimum", -1),
+    ({"type": "integer", "maximum": 100, "description": "How many results, up to 500 results."}, "maximum", 500),
+    ({"type": "integer", "maximum": 100, "description": "Page size (max 500)."}, "maximum", 500),
+    ({"type": "integer", "minimum": 1, "maximum": 20, "description": "Between 1 and 50."}, "maximum", 50),
+    ({"type": "integer", "minimum": 1, "maximum": 100, "description": "결과 개수 (최대 500개)"}, "maximum", 500),
+    ({"type": "integer", "minimum": 1, "description": "재시도 횟수. 0이면 비활성화됩니다."}, "minimum", 0),
+    ({"type": "string", "maxLength": 100, "description": "A title of up to 200 characters."}, "maxLength", 200),
+    ({"type": "array", "items": {"type": "string"}, "maxItems": 10, "description": "Up to 50 tags."}, "maxItems", 50),
+])
+def test_t004_a_bound_that_rejects_a_documented_value(schema, keyword, value):
+    (d,) = _found(_tool({"limit" if schema["type"] != "array" else "tags": schema}), "T004")
+    assert d.severity.name == "WARNING" and "says: '" in d.message
+    assert f'"{keyword}"' in d.message and not d.fix.safe
+    assert d.fix.edits[-1].value == value
+
+
+def test_t004_reads_a_tool_description_sentence_naming_the_property():
+    tool = _tool({"max_results": {"type": "integer", "maximum": 100}},
+                 "Search the logs. `max_results` can be up to 500.")
+    (d,) = _found(tool, "T004")
+    assert "the tool description says" in d.message and '"maximum": 100 rejects 500' in d.message
+
+
+@pytest.mark.parametrize("schema", [
+    {"type": "integer", "minimum": 0, "description": "0 disables the limit."},
+    {"type": "integer", "maximum": 100, "description": "Page size, max 100."},
+    {"type": "integer", "minimum": 1, "maximum": 50, "description": "Between 1 and 50."},
+    {"type": "integer", "minimum": -1, "description": "-1 means no limit."},
+    # the number refers to something else
+    {"type": "integer", "minimum": 1, "maximum": 30, "title": "days",
+     "description": "Days of history; results capped at 500 rows."},
+    {"type": "integer", "minimum": 1, "maximum": 30, "title": "days",
+     "description": "Days to look back, up to 500 rows each."},
+    {"type": "integer", "minimum": 1, "maximum": 60, "description": "Timeout in seconds, up to 5 minutes."},
+    {"type": "integer", "minimum": 1, "maximum": 10, "description": "Retries (0 is not allowed)."},
+    {"type": "string", "maxLength": 50, "description": "Up to 500 results are searched by this name."},
+    {"type": "array", "items": {"type": "string"}, "maxItems": 25, "description": "Delete 1-100 blocks per op."},
+    {"type": "integer", "minimum": 1, "description": "Created on 2023-04-01 and later."},
+])
+def test_t004_negatives(schema):
+    name = "operations" if schema["type"] == "array" else schema.get("title", "limit")
+    assert _found(_tool({name: schema}), "T004") == []
+
+
+def test_t004_a_tool_sentence_about_another_property_is_not_read():
+    tool = _tool({"page": {"type": "integer", "minimum": 1, "maximum": 10},
+                  "limit": {"type": "integer", "minimum": 1, "maximum": 500}},
+                 "List orders. Use `page` to paginate and `limit` up to 500.")
+    assert _found(tool, "T004") == []
