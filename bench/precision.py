@@ -127,7 +127,7 @@ def sample(out: Path, per_code: int, seed: int, batch_size: int, skip: tuple[str
     judged = {verdict_key(v) for v in read_verdicts()}
     by_code: dict[tuple[str, str], list[Finding]] = defaultdict(list)  # a code reported at two severities
     for f in findings():                                                # is sampled at each
-        if not f.code.startswith(skip) or not skip:
+        if not (skip and f.code.startswith(skip)):
             by_code[(f.code, f.severity)].append(f)
     rng = random.Random(seed)
     chosen: list[Finding] = []

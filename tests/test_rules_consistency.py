@@ -41,10 +41,26 @@ def test_t001_reports_an_either_or_the_schema_does_not_state(description, keywor
     (d,) = _found(_tool(_TWO, description), "T001")
     assert d.severity.name == "WARNING" and d.pointer == "/inputSchema"
     assert "the tool description says: '" in d.message and "{} validates" in d.message
-    assert not d.fix.safe
+    assert not d.fix.safe and not d.fix.edits  # at the top, anyOf/oneOf is refused by Anthropic and OpenAI strict
+    assert "check it in the tool" in d.message and "refused by Anthropic's API" in d.message
+    assert f'"{keyword}": [{{"required": ["booking_ref"]}}, {{"required": ["passenger_email"]}}]' in d.message
+
+
+def test_t001_inside_a_nested_object_the_fix_is_the_anyof():
+    nested = {"lookup": {"type": "object", "properties": _TWO,
+                         "description": "Provide either `booking_ref` or `passenger_email`."}}
+    (d,) = _found(_tool(nested, "Find a booking and return it."), "T001")
     (edit,) = d.fix.edits
-    assert edit.pointer == f"/inputSchema/{keyword}"
+    assert edit.pointer == "/inputSchema/properties/lookup/anyOf"
     assert edit.value == [{"required": ["booking_ref"]}, {"required": ["passenger_email"]}]
+
+
+def test_t001_leaves_an_either_or_that_another_sentence_ties_to_one_action():
+    props = {"action": {"enum": ["connect", "detach"], "description": "What to do."},
+             "schema_id": {"type": "string", "description": "The schema id. Required when action is connect."},
+             "schema_name": {"type": "string", "description": "The schema name."}}
+    tool = _tool(props, "Manage a board's schema. Provide either schema_id or schema_name.")
+    assert _found(tool, "T001") == []
 
 
 @pytest.mark.parametrize("encoding", [
@@ -65,8 +81,7 @@ def test_t001_reads_a_property_description_and_this_as_the_property_itself():
              "sourcePath": {"type": "string", "description": "A file with the source"}}
     (d,) = _found(_tool(props), "T001")
     assert "the description of 'function' says: 'Provide either this or sourcePath, but not both.'" in d.message
-    assert d.fix.edits[0].pointer == "/inputSchema/oneOf"
-    assert d.fix.edits[0].value == [{"required": ["function"]}, {"required": ["sourcePath"]}]
+    assert '"oneOf": [{"required": ["function"]}, {"required": ["sourcePath"]}]' in d.message
 
 
 def test_t001_a_rule_repeated_in_several_descriptions_is_reported_once():

@@ -170,3 +170,34 @@ def test_d008_synonym_verbs_are_still_look_alikes():
     text = "Operations on the user, generated from the API reference."
     tools = [{**tool(description=text), "name": "get_user"}, {**tool(description=text), "name": "fetch_user"}]
     assert [s for _, s in found(tools, "D008")] == ["warning"]
+
+
+# --------------------------------------------------------------------------- N003, C002
+
+def test_n003_get_or_create_is_one_job_reported_as_info_and_a_search_and_order_a_warning():
+    assert [s for _, s in found({**tool(), "name": "get_or_create_label"}, "N003")] == ["info"]
+    assert [s for _, s in found({**tool(), "name": "search_and_order_food"}, "N003")] == ["warning"]
+
+
+def test_c002_a_value_of_any_json_type_needs_no_items():
+    anything = {"type": ["string", "number", "boolean", "object", "array", "null"], "description": "New value."}
+    assert found(tool({"value": anything}), "C002") == []
+    assert [s for _, s in found(tool({"tags": {"type": "array", "description": "Tags."}}), "C002")] == ["warning"]
+
+
+def test_d003_a_short_name_whose_neighbours_are_described_is_info():
+    component = {"type": "object", "description": "A text component.",
+                 "properties": {"text": STRING, "weight": {"type": "string"}}}
+    assert ("weight", "info") in found(tool({"component": component}), "D003")
+    bare = {"type": "object", "properties": {"db": {"type": "string"}, "coll": {"type": "string"}}}
+    assert ("db", "warning") in found(tool({"target_queue": bare}), "D003")
+
+
+def test_p006_a_long_list_of_modest_tools_is_info_and_a_bloated_one_a_warning():
+    def list_findings(tools):
+        return [d.severity.label for d in toolclause.lint(tools, select=["P006"]) if "of this list" in d.message]
+
+    modest = [{**tool(description="Looks up one record. " + "word " * 200), "name": f"lookup_{i}"} for i in range(50)]
+    assert list_findings(modest) == ["info"]
+    bloated = [{**tool(description="Looks up one record. " + "word " * 800), "name": f"lookup_{i}"} for i in range(12)]
+    assert list_findings(bloated) == ["warning"]

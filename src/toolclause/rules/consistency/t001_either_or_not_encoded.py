@@ -46,10 +46,17 @@ schema states it: `"anyOf": [{"required": ["a"]}, {"required": ["b"]}]` (or
                  "additionalProperties": false}}
 ```
 
+At the top of an input schema the advice is to check the rule in the tool:
+Anthropic's API refuses `anyOf`/`oneOf` there (every request that lists the
+tool fails) and so does OpenAI's strict mode; the `anyOf` is offered for the
+targets that read it.  Inside a nested object, where every provider takes it,
+the `anyOf` is the fix.  A rule that another sentence ties to one value of a
+selector property ("required when `action` is 'connect'") is left alone.
+
 ## Fix safety
 Not applied by `--fix`: the suggested `anyOf` (`oneOf` for "exactly one" or
-"not both") is read from prose, and some providers' strict modes refuse
-`anyOf` at the top of a schema; the author decides where the rule belongs.
+"not both") is read from prose, and providers refuse it at the top of a
+schema; the author decides where the rule belongs.
 """
 
 from __future__ import annotations
@@ -248,6 +255,27 @@ def claims(node: SchemaNode, tool: ToolContract) -> Iterator[Claim]:
             yield Claim(tuple(ordered[i] for i in read[0]), read[1], where, sentence)
 
 
+_CONDITION = re.compile(r"\b(?:when|if|only\s+(?:for|with|when|if)|for\s+the|required\s+for)\b|경우|때", re.I)
+
+
+def _conditional_elsewhere(schema: dict[str, Any], tool: ToolContract, names: tuple[str, ...]) -> bool:
+    """Whether a sentence about these properties makes them depend on one value of a selector property:
+    "objectSchemaId: required when action is 'connect'" (the either-or then holds for that action only)."""
+    values = _enum_values(schema)
+    if not values:
+        return False
+    props = schema.get("properties") or {}
+    texts = [props[n].get("description") for n in names if isinstance(props.get(n), dict)]
+    texts.append(tool.description if schema is tool.input_schema else None)
+    for text in texts:
+        if not isinstance(text, str):
+            continue
+        for sentence in sentences(text):
+            if _CONDITION.search(sentence) and any(re.search(rf"\b{re.escape(v)}\b", sentence) for v in values):
+                return True
+    return False
+
+
 def branches(names: Iterable[str]) -> list[dict[str, list[str]]]:
     return [{"required": [name]} for name in names]
 
@@ -287,6 +315,18 @@ class EitherOrNotEncoded(Rule):
                 continue  # one of them is required already, or the schema states a rule of its own
             if any(isinstance(props.get(n), dict) and props[n].get("default") is not None for n in claim.names):
                 continue  # a default stands in for one of them: the function may well be satisfied
+            if _conditional_elsewhere(schema, tool, claim.names):
+                continue  # another sentence ties the rule to one value of a selector ("when action is 'connect'")
+            if node.is_root:
+                # Anthropic's API refuses anyOf/oneOf at the top of an input schema (every request listing the
+                # tool fails) and OpenAI's strict mode does too: the portable place for the rule is the tool
+                yield Finding(node.pointer, (
+                    f"{said}, but the schema requires none of {listed}, so {{}} validates; check it in the tool "
+                    f"(a call with none of them fails with an error naming them), since {keyword} at the top of an "
+                    f"input schema is refused by Anthropic's API and OpenAI's strict mode; where only other "
+                    f"targets read the schema, {suggestion} states it"),
+                    Fix(f"reject a call without one of {listed} in the tool", safe=False))
+                continue
             yield Finding(node.pointer,
                           f"{said}, but the schema requires none of {listed}, so {{}} validates; add {suggestion}",
                           Fix(f"add {suggestion}", safe=False,

@@ -26,7 +26,9 @@ the id of a handle the server made (`sessionId`, `process_id`: returned by which
 call?), or a duration, size or amount without its unit in the name (`timeout`,
 `max_age`, `amount`; not `timeout_ms`).  A bare `id` or `value` is a warning
 at the top level of a tool whose description does not speak of it; inside an
-object its parent says whose it is.  An object or an array is info: what it
+object its parent says whose it is.  Any name inside an object whose
+description, or one of whose other properties' descriptions, gives the context
+is info.  An object or an array is info: what it
 holds is in its parts.  A name that says everything
 (`invoice_id`, `query`, `branch_name`, `path`) is reported as info: a
 description still helps, but its absence is not a defect.
@@ -224,6 +226,24 @@ def _documented_in_tool_description(node: SchemaNode, tool: ToolContract) -> str
     return line if len(line) <= 80 else line[:79] + "…"
 
 
+def top_level(node: SchemaNode) -> bool:
+    return node.parent is not None and node.parent.is_root
+
+
+def explained_around(node: SchemaNode) -> bool:
+    """Whether the object holding a nested property, or one of its siblings, is described: the context
+    that makes a short name (`db` beside `coll`, `code` beside `bold`) plain."""
+    holder = node.parent
+    if holder is None:
+        return False
+    if text_of(holder.schema) or (holder.parent is not None and holder.parent.kind is NodeKind.PROPERTY
+                                  and text_of(holder.parent.schema)):
+        return True
+    siblings = holder.schema.get("properties")
+    return isinstance(siblings, dict) and any(isinstance(s, dict) and text_of(s) for k, s in siblings.items()
+                                              if k != node.key)
+
+
 def ambiguous_name(node: SchemaNode, tool: ToolContract) -> bool:
     """Whether the property's name leaves open what to send: an abbreviation, a word of several meanings, an
     id of a handle the server made, or a quantity without its unit.  An object or array is not: what it
@@ -236,6 +256,8 @@ def ambiguous_name(node: SchemaNode, tool: ToolContract) -> bool:
         top = node.parent is not None and node.parent.is_root
         described = isinstance(tool.description, str) and words[0].rstrip("s") in tool.description.lower()
         return top and not described
+    if not top_level(node) and explained_around(node):
+        return False  # `weight` beside `text` and `color` in a described text component: its neighbours say
     if len(words) == 1 and (words[0] in _AMBIGUOUS or len(words[0]) <= 2):
         return True
     if words[-1] in ("id", "ids") and words[0] in _HANDLES:

@@ -5,7 +5,9 @@ Finds a tool name that joins a read and a write with `and`, `or` or `then`:
 `search_and_order_food`, `get_or_create_user`, `fetchThenDelete`.  The
 message names the two verbs.  A load, import or parse that feeds the write
 (`load_and_register_plugin`) is one setup job, not a lookup, and is not
-reported.
+reported.  A get-or-create (`get_or_create_user`) is one job too, making sure
+the thing exists in one call a retry cannot race: it is reported as info, to
+say that it writes and must not be annotated read-only.
 
 ## Why is this bad?
 A tool that both looks up and changes things cannot be marked read-only, so a
@@ -36,6 +38,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from ... import _lazy_re as re
 from ...lexicon import VerbClass, english, split_identifier, verb_class
 from ...model import Fix, Severity, ToolContract
 from ..base import Finding, LintContext, Rule
@@ -51,6 +54,10 @@ def _kind(word: str) -> str | None:
     if cls & VerbClass.READ:
         return "read"
     return None
+
+
+# "get or create", "find or create": the ensure idiom (one job: the thing exists afterwards)
+_ENSURE = re.compile(r"(?:get|find|fetch|lookup|load)[_\-]?or[_\-]?(?:create|add|insert|make)", re.I)
 
 
 def read_write_pair(parts: list[str]) -> tuple[str, str] | None:
@@ -88,6 +95,13 @@ class CompoundToolName(Rule):
             return
         first, second = pair
         read, write = (first, second) if _kind(first) == "read" else (second, first)
+        if _ENSURE.search(tool.name):
+            # get-or-create is one job (make sure it exists), deliberately in one call so a retry cannot race:
+            # worth knowing that it writes, not a name to split
+            yield Finding("/name", f"tool name '{tool.name}' joins a read ('{read}') and a write ('{write}'): it "
+                                   f"writes whenever the thing is missing, so do not annotate it read-only",
+                          severity=Severity.INFO)
+            return
         yield Finding("/name", f"tool name '{tool.name}' joins a read ('{read}') and a write ('{write}'); "
                                f"split it into a read-only tool and a tool that changes state, "
                                f"so lookups need no confirmation",

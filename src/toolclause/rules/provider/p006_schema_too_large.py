@@ -8,7 +8,9 @@ Estimates the prompt tokens each tool costs and reports a tool over the
 A tool up to three times its budget is reported as info (worth trimming, not
 a defect: on real servers the text of such tools was mostly needed), unless a
 fifth of it or more is definitions (`$defs`) its schema never references, which
-is a warning that says to remove them.  The list total is a warning.
+is a warning that says to remove them.  The list total is a warning, unless
+its tools are modest (on average under 40% of the tool budget): such a list is
+long rather than bloated, which P005 reports, and its cost is info.
 
 The estimate is what a function-calling request sends of each tool (its name,
 description and inputSchema; the outputSchema, annotations and `_meta` stay with
@@ -115,6 +117,11 @@ LIST_BUDGET_KEY, LIST_BUDGET_DEFAULT = "list-tokens", 10_000
 BYTES_PER_TOKEN = 4
 MATERIAL_EXCESS = 3.0   # a tool more than three times its budget is a warning; less, info (worth trimming)
 UNUSED_SHARE = 0.2      # unreferenced definitions making a fifth of a tool over budget: remove them (warning)
+MODEST_SHARE = 0.4      # a list whose average tool costs under 40% of the tool budget is long, not bloated (info)
+
+
+def budget_per_tool(ctx: LintContext) -> int:
+    return _budget(ctx, TOOL_BUDGET_KEY, TOOL_BUDGET_DEFAULT)
 
 
 def _budget(ctx: LintContext, key: str, default: int) -> int:
@@ -226,7 +233,9 @@ class SchemaTooLarge(Rule):
             return
         largest = sorted(costs, reverse=True)[:3]
         named = ", ".join(f"'{tools[i].name}' ({c:,})" for c, i in largest)
+        # a list of modest tools is long rather than bloated: its count is P005's finding, its cost a fact
+        modest = total / len(tools) <= budget_per_tool(ctx) * MODEST_SHARE
         yield tools[largest[0][1]], Finding(
             "", f"the {len(tools)} tools of this list cost about {total:,} prompt tokens on every turn, over the "
                 f"budget of {budget:,} ({LIST_BUDGET_KEY}); the largest are {named} — trim them or load tools on "
-                f"demand")
+                f"demand", severity=Severity.INFO if modest else None)

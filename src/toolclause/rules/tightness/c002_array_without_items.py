@@ -76,6 +76,9 @@ class ArrayWithoutItems(Rule):
             return
         if ancestor_via(node, _NEGATED):
             return
+        declared = schema.get("type")
+        if isinstance(declared, list) and len([t for t in declared if t != "null"]) > 2:
+            return  # any JSON value by design (a JSON Patch `value`): an array is one form among many
         hint = element_type_hint(schema)
         label = property_label(node)
         if hint:
