@@ -470,3 +470,320 @@ def test_x009_a_routers_command_picks_a_subcommand_and_runs_nothing():
     # a tool that runs the SQL it is given is still reported
     assert lint(tool("sql", "Runs a SQL statement.", {"command": {"type": "string", "description": "The SQL"}}),
                 "X009")
+
+
+# --------------------------------------------------------------------------- X001: several writes in one enum
+
+OBJ = {"type": "object"}
+
+
+def test_x001_a_removal_beside_other_writes_is_several_tools_even_named_write():
+    user_write = tool("user_write", "Write user records: create, update or delete a user.",
+                      {"method": {"type": "string", "enum": ["create", "update", "delete"]}, "user": OBJ})
+    (finding,) = lint(user_write, "X001")
+    assert finding.severity.label == "warning" and finding.pointer == "/inputSchema/properties/method"
+    assert "the removal 'delete'" in finding.message and "'delete_user'" in finding.message
+    manage = tool("manage_contact", "Create, update or delete a contact.",
+                  {"action": {"type": "string", "enum": ["create", "update", "delete"]}})
+    assert [d.severity.label for d in lint(manage, "X001")] == ["warning"]
+    # a delete beside reversible switches: the model may pick 'delete' where it meant 'deactivate'
+    automations = tool("manage_automations", "Activate, deactivate, or delete an automation.",
+                       {"action": {"type": "string", "enum": ["activate", "deactivate", "delete"]}})
+    assert [d.severity.label for d in lint(automations, "X001")] == ["warning"]
+
+
+@pytest.mark.parametrize("values", [["delete"], ["create"], ["update"], ["delete", "delete"]])
+def test_x001_an_enum_of_one_write_is_one_tool(values):
+    assert not lint(tool("user_write", "Writes a user.", {"method": {"type": "string", "enum": values}}), "X001")
+
+
+def test_x001_a_create_beside_an_update_is_info():
+    ticket = tool("ticket_write", "Writes tickets.", {"action": {"type": "string", "enum": ["create", "update"]}})
+    (finding,) = lint(ticket, "X001")
+    assert finding.severity.label == "info" and "'create_ticket'" in finding.message
+    assert "'update_ticket'" in finding.message
+
+
+@pytest.mark.parametrize("key, values", [
+    ("action", ["add", "remove"]),                     # a change and its undo: one switch
+    ("action", ["activate", "deactivate"]),
+    ("action", ["archive", "unarchive"]),
+    ("operation", ["assign", "unassign", "reassign"]),
+    ("mode", ["overwrite", "append"]),                 # two ways to write the same file
+    ("action", ["move-to-workspace", "move-to-personal"]),
+    ("type", ["create", "delete", "book", "video", "audio", "article"]),  # mostly categories
+])
+def test_x001_switches_and_write_modes_are_one_tool(key, values):
+    assert not lint(tool("manage", properties={key: {"type": "string", "enum": values}}), "X001")
+
+
+# --------------------------------------------------------------------------- X001: routers without an enum
+
+DO_ANYTHING = tool("do_anything_with_user_account", "Do anything with a user account.",
+                   {"operation": {"type": "string", "description": "The operation to perform."},
+                    "payload": {"type": "object", "description": "Free JSON payload for the operation."}})
+
+
+def test_x001_a_free_operation_with_a_free_payload_is_several_tools():
+    (finding,) = lint(DO_ANYTHING, "X001")
+    assert finding.severity.label == "warning" and finding.pointer == "/inputSchema/properties/operation"
+    assert "'operation'" in finding.message and "'payload'" in finding.message and "enum" in finding.message
+
+
+@pytest.mark.parametrize("operation, payload", [("action", "params"), ("command", "data"), ("method", "body"),
+                                                ("op", "args"), ("operation", "parameters")])
+def test_x001_router_parameter_names(operation, payload):
+    obj = tool("user_account", "Works on a user account.",
+               {operation: {"type": "string"}, payload: {"type": "object", "additionalProperties": True}})
+    assert [d.severity.label for d in lint(obj, "X001")] == ["warning"]
+
+
+ROUTER_TAIL = ("This tool is a hierarchical MCP command router.\nSub commands are routed to MCP servers that require "
+               "specific fields inside the \"parameters\" object.\nTo invoke a command, set \"command\" and wrap its "
+               "args in \"parameters\".\nSet \"learn=true\" to discover available sub commands.")
+ROUTER_PROPS = {"intent": STR, "command": {"type": "string", "description": "The command to execute against the "
+                                                                            "specified tool."},
+                "parameters": {"type": "object", "description": "The parameters to pass to the tool command."},
+                "learn": {"type": "boolean"}}
+
+
+def test_x001_a_documented_router_is_several_tools_and_its_severity_follows_what_it_says():
+    writes = tool("workbooks", "Workbooks operations - Commands for managing Azure Workbooks. Includes operations "
+                  "for listing, creating, updating, and deleting workbooks." + ROUTER_TAIL, ROUTER_PROPS)
+    (finding,) = lint(writes, "X001")
+    assert finding.severity.label == "warning" and "change things" in finding.message
+    reads = tool("pricing", "Azure Retail Pricing operations - Get Azure retail pricing for SKUs and compare "
+                 "pricing." + ROUTER_TAIL, ROUTER_PROPS)
+    assert [d.severity.label for d in lint(reads, "X001")] == ["info"]
+    # the list of what its sub-commands do decides, not the header ("Commands for deploying …")
+    plans = tool("deploy", "Deploy operations - Commands for deploying applications to Azure. Provides sub-commands "
+                 "to generate deployment plans, fetch application logs and produce diagrams." + ROUTER_TAIL,
+                 ROUTER_PROPS)
+    assert [d.severity.label for d in lint(plans, "X001")] == ["info"]
+    annotated = {**writes, "annotations": {"readOnlyHint": True}}
+    assert [d.severity.label for d in lint(annotated, "X001")] == ["info"]
+    # X009 still reads the router's `command` as a sub-command, not a program
+    assert not lint(writes, "X009")
+
+
+def test_x001_azure_routers_on_the_snapshot_keep_their_other_findings():
+    import json
+    from pathlib import Path
+    azure = json.loads((Path(__file__).parent / "data" / "servers" / "azure-mcp.json").read_text(encoding="utf-8"))
+    found = {d.tool: d for d in toolclause.lint(azure, select=["X001"])}
+    assert found["workbooks"].severity.label == "warning" and found["sql"].severity.label == "warning"
+    assert found["documentation"].severity.label == "info" and found["pricing"].severity.label == "info"
+    assert "group_list" not in found  # a plain tool with its own parameters
+    assert not toolclause.lint(azure, select=["X009"]) and not toolclause.lint(azure, select=["X005"])
+
+
+@pytest.mark.parametrize("obj", [
+    # the clean twins: an enum of reads, a payload that lists its keys, one tool per operation
+    tool("user_account", "Reads a user account.",
+         {"operation": {"type": "string", "enum": ["get", "list"]}, "payload": OBJ}),
+    tool("user_account", "Works on a user account.",
+         {"operation": STR, "payload": {"type": "object", "properties": {"user_id": STR}}}),
+    tool("update_user_email", "Updates a user's e-mail address.", {"user_id": STR, "email": STR}),
+    # an HTTP client's method and a shell's command line are X009's
+    tool("http_request", "Makes an HTTP request.",
+         {"method": {"type": "string", "description": "HTTP method: GET or POST"}, "url": STR, "body": OBJ}),
+    tool("run_shell", "Runs a shell command.", {"command": STR, "args": OBJ}),
+    # the action is a recorded fact, or the tool's name has its own verb
+    tool("track_event", "Tracks a user action for analytics.", {"action": STR, "data": OBJ}),
+    tool("create_audit_entry", "Creates an audit entry.", {"action": STR, "payload": OBJ}),
+    # narrowed or closed
+    tool("user_account", "Works on a user account.", {"operation": {"type": "string", "pattern": "^get_"},
+                                                      "payload": OBJ}),
+    tool("user_account", "Works on a user account.",
+         {"operation": STR, "payload": {"type": "object", "additionalProperties": False}}),
+    tool("user_account", "Works on a user account.", {"operation": STR, "payload": {"type": "array"}}),
+])
+def test_x001_not_a_router(obj):
+    assert not lint(obj, "X001")
+
+
+# --------------------------------------------------------------------------- X001: an update that takes any field
+
+def test_x001_an_update_of_any_field_is_every_narrow_update_in_one():
+    profile = tool("update_user_profile", "Updates any field of the user's profile.",
+                   {"user_id": STR, "fields": {"type": "object", "description": "Fields to set, any of the "
+                                                                                "profile's fields."}})
+    (finding,) = lint(profile, "X001")
+    assert finding.severity.label == "warning" and finding.pointer == "/inputSchema/properties/fields"
+    assert "'update_delivery_address'" in finding.message and "'any field'" in finding.message
+    # said in the parameter only, or an open object that lists some keys but takes any other
+    said = tool("update_user_profile", "Updates the user's profile.",
+                {"fields": {"type": "object", "description": "Arbitrary fields to change."}})
+    assert [d.severity.label for d in lint(said, "X001")] == ["warning"]
+    open_ = tool("update_user_profile", "Updates any field of the user's profile.",
+                 {"fields": {"type": "object", "properties": {"name": STR}, "additionalProperties": True}})
+    assert [d.severity.label for d in lint(open_, "X001")] == ["warning"]
+
+
+@pytest.mark.parametrize("name, param", [("update_user", "updates"), ("edit_user", "changes"),
+                                         ("patch_user", "patch"), ("user_update", "fields")])
+def test_x001_a_catch_all_update_without_any_field_wording_is_info(name, param):
+    obj = tool(name, "Changes a user.", {"user_id": STR, param: {"type": "object"}})
+    (finding,) = lint(obj, "X001")
+    assert finding.severity.label == "info" and f"'{param}'" in finding.message
+
+
+@pytest.mark.parametrize("obj", [
+    # the clean twins: the keys are listed, in the schema or in a description; a narrow tool
+    tool("update_user_profile", "Updates any field of the user's profile.",
+         {"fields": {"type": "object", "properties": {"display_name": STR, "delivery_address": STR},
+                     "additionalProperties": False}}),
+    tool("update_user_profile", "Updates the user's profile.",
+         {"fields": {"type": "object", "description": "Keys: `display_name`, `delivery_address`."}}),
+    tool("update_delivery_address", "Updates the user's delivery address.", {"user_id": STR, "address": STR}),
+    # generic tools whose object is described elsewhere or is no update of a record's fields
+    tool("update_datasource", "Update non-secret datasource fields by UID in two steps.",
+         {"fields": {"type": "object", "description": "Datasource field values to change, keyed by field key from "
+                                                       "the schema returned on the first call."}}),
+    tool("firecrawl_monitor_update", "Update a monitor. Pass any subset of fields to patch: `name`, `status`, "
+         "`schedule`.", {"patch": {"type": "object"}}),
+    tool("create_record", "Create a new record in a table.", {"fields": {"type": "object"}}),
+    tool("search_events", "Search events.", {"fields": {"type": "object"}}),
+    tool("update-many", "Updates all documents that match the filter.", {"update": {"type": "object"}}),
+])
+def test_x001_not_a_catch_all_update(obj):
+    assert not lint(obj, "X001")
+
+
+# --------------------------------------------------------------------------- X003: money moved by a commit
+
+COMMIT_ORDER = tool("commit_order", "Commits the order in the cart and charges the card on file.", {"cart_id": STR})
+SUBMIT_PAYMENT = tool("submit_payment", "Submits a payment for an invoice.", {"invoice_id": STR})
+
+
+def test_x003_a_commit_that_charges_and_a_submitted_payment_cannot_be_undone():
+    (commit,) = lint(COMMIT_ORDER, "X003")
+    assert "'commit'" in commit.message and "its object is 'order'" in commit.message
+    (submit,) = lint(SUBMIT_PAYMENT, "X003")
+    assert "its object is 'payment'" in submit.message
+    # X002 and X003 agree: what moves money on every call cannot be undone
+    (retry,) = lint(SUBMIT_PAYMENT, "X002")
+    assert "moves money" in retry.message
+
+
+@pytest.mark.parametrize("obj", [
+    tool("finalize_cart", "Finalizes the cart and charges the card on file.", {"cart_id": STR}),
+    tool("process_refund", "Processes a refund.", {"refund_id": STR}),
+    tool("confirm_purchase", "Confirms the purchase.", {"purchase_id": STR}),
+    tool("order_submit", "Submits the order.", {"order_id": STR}),
+    tool("checkout_cart", "Checks out the cart, then debits the customer's account.", {"cart_id": STR}),
+    tool("rent_car", "Charges the customer's card for the car rental.", {"car_id": STR}),
+    tool("settle_invoice", "Uses the card on file to pay the invoice.", {"invoice_id": STR}),
+])
+def test_x003_money_moved_by_a_verb_anywhere_or_a_committed_object(obj):
+    assert lint(obj, "X003")
+
+
+@pytest.mark.parametrize("tools", [
+    # the clean twins: a preview step, a dry_run or confirm flag, a host that asks
+    [COMMIT_ORDER, tool("preview_order", "Shows the order total and the card it would charge.", {"cart_id": STR})],
+    [tool("commit_order", COMMIT_ORDER["description"], {"cart_id": STR, "dry_run": {"type": "boolean"}})],
+    [tool("submit_payment", SUBMIT_PAYMENT["description"], {"invoice_id": STR, "confirm": {"type": "boolean"}})],
+    [tool("submit_payment", SUBMIT_PAYMENT["description"], {"invoice_id": STR}, annotations={"destructiveHint": True})],
+    [tool("commit_order", "Commits the order the user confirmed.", {"confirmation_token": STR})],
+    [SUBMIT_PAYMENT, tool("quote_payment", "Prices a payment without making it.", {"invoice_id": STR})],
+])
+def test_x003_money_with_a_look_first(tools):
+    assert not lint(tools, "X003")
+
+
+@pytest.mark.parametrize("obj", [
+    tool("list_charges", "Lists charges for a customer.", {"customer_id": STR}),
+    tool("get_charges", "Returns the charges the customer made.", {"customer_id": STR}),
+    tool("get_payment", "Get a payment by id.", {"payment_id": STR}),
+    tool("submit_order_feedback", "Submits feedback about an order.", {"order_id": STR, "text": STR}),
+    tool("git_commit", "Commits staged changes to the repository.", {"message": STR}),
+    tool("execute_transaction", "Executes SQL statements in one database transaction.", {"statements": STR}),
+    tool("charge_robot", "Charges the robot's battery to full.", {"robot_id": STR}),
+    tool("charge_device", "Charges the device's battery.", {"device_id": STR}),
+    tool("estimate_order", "Estimates what the order would cost; charges nothing.", {"cart_id": STR}),
+    tool("calculate_sales_tax", "Calculates the applicable sales tax for a given purchase amount.", {"amount": STR}),
+    tool("getPurchaseOrderStatus", "Retrieve the status of a specific purchase order.", {"purchase_order_id": STR}),
+    tool("get_bill", "Gets the bill the customer pays each month.", {"bill_id": STR}),
+])
+def test_x003_no_money_moved(obj):
+    assert not lint(obj, "X003")
+
+
+# --------------------------------------------------------------------------- never advise less safety
+
+def advises_read_only(finding) -> bool:
+    edits = finding.fix.edits if finding.fix is not None else ()
+    return ("readOnlyHint: true" in finding.message and finding.code in ("X004", "X005")
+            and "is annotated readOnlyHint: true" not in finding.message) or any(
+        e.value is True and e.pointer.endswith("readOnlyHint") or e.value == {"readOnlyHint": True} for e in edits)
+
+
+ASKS_FOR_CHANGE = [
+    tool("request_user_data_deletion", "Request deletion of all data about a user (GDPR). Returns the request id.",
+         {"user_id": STR}),
+    tool("get_user_erasure", "Get a user's data erased: requests deletion of all data about the user.",
+         {"user_id": STR}),
+    tool("check_account", "Checks the account and requests deletion of its data.", {"account_id": STR}),
+    tool("lookup_account", "Look up an account and schedule it for deletion.", {"account_id": STR}),
+    tool("find_account", "Finds the account, then schedules its deletion.", {"account_id": STR}),
+    tool("schedule_account_deletion", "Schedules the account for deletion in 30 days.", {"account_id": STR}),
+    tool("find_and_replace_doc", "Find and replace text throughout a document.", {"doc_id": STR}),
+    tool("get_invoice_and_pay", "Gets the invoice and pays it.", {"invoice_id": STR}),
+    tool("read_cart", "Reads the cart and charges the card on file.", {"cart_id": STR}),
+]
+ANNOTATIONS = [None, {}, {"title": "A tool"}, {"destructiveHint": True},
+               {"readOnlyHint": False, "destructiveHint": True}, {"destructiveHint": False}]
+
+
+@pytest.mark.parametrize("annotations", ANNOTATIONS, ids=str)
+@pytest.mark.parametrize("obj", ASKS_FOR_CHANGE, ids=lambda t: t["name"])
+def test_no_rule_advises_read_only_for_a_tool_that_asks_for_a_change(obj, annotations):
+    annotated = {**obj, "annotations": annotations} if annotations is not None else obj
+    found = toolclause.lint(annotated, select=["X"])
+    assert not [d.message for d in found if advises_read_only(d)]
+
+
+@pytest.mark.parametrize("obj", ASKS_FOR_CHANGE[:6], ids=lambda t: t["name"])
+def test_x005_read_only_hint_on_a_tool_that_asks_for_a_change(obj):
+    (finding,) = lint({**obj, "annotations": {"readOnlyHint": True}}, "X005")
+    assert "changes things" in finding.message and "it asks for 'deletion'" in finding.message
+
+
+def test_x006_a_requested_deletion_annotated_not_destructive():
+    deletion = {**ASKS_FOR_CHANGE[0], "annotations": {"destructiveHint": False}}
+    (finding,) = lint(deletion, "X006")
+    assert "it asks for 'deletion'" in finding.message
+
+
+@pytest.mark.parametrize("obj", [
+    # the clean twins: tools that truly only read, annotated so: nothing to advise, nothing contradicts
+    tool("get_deletion_request", "Get the status of a deletion request.", {"request_id": STR},
+         annotations={"readOnlyHint": True}),
+    tool("list_deletion_requests", "Lists pending deletion requests.", annotations={"readOnlyHint": True}),
+    tool("search_commits", "Search commits by author.", {"author": STR}, annotations={"readOnlyHint": True}),
+    tool("list_charges", "Lists charges for a customer.", {"customer_id": STR}, annotations={"readOnlyHint": True}),
+])
+def test_an_annotated_read_only_tool_that_only_reads_is_clean(obj):
+    assert not lint(obj, "X004") and not lint(obj, "X005") and not lint(obj, "X006")
+    # and the same reads without the annotation are told to add it
+    assert lint({k: v for k, v in obj.items() if k != "annotations"}, "X004")
+
+
+MISSING = [None, {}, {"title": "A tool"}, {"openWorldHint": True}]
+ANY_TOOLS = ASKS_FOR_CHANGE + [
+    tool("get_invoice", "Returns one invoice."), tool("delete_repo", "Deletes a repository."),
+    tool("create_order", "Places an order."), COMMIT_ORDER, SUBMIT_PAYMENT, DO_ANYTHING,
+    tool("execute_sql", "Runs SQL.", {"query": STR}),
+]
+
+
+@pytest.mark.parametrize("annotations", MISSING, ids=str)
+@pytest.mark.parametrize("obj", ANY_TOOLS, ids=lambda t: t["name"])
+def test_a_missing_annotation_is_no_claim(obj, annotations):
+    annotated = {**obj, "annotations": annotations} if annotations is not None else obj
+    assert not lint(annotated, "X005") and not lint(annotated, "X006")
+    for finding in toolclause.lint(annotated, select=["X"]):
+        assert "is annotated readOnlyHint" not in finding.message, finding.message
+        assert "annotated destructiveHint" not in finding.message, finding.message
+        assert "written out" not in finding.message, finding.message

@@ -39,14 +39,17 @@ class Action:
     cls: VerbClass
     where: str  # "name", "description" or "parameter 'NAME'" (a job an action enum selects)
     pointer: str
+    why: str = ""  # what else says so: "its object is 'payment'"
 
     def says(self) -> str:
         """`name starts with 'create'` / `description says '생성합니다'` — for messages."""
         if self.where == "name":
-            return f"the name's verb is '{self.word}'"
-        if self.where.startswith("parameter"):
-            return f"{self.where} selects '{self.word}'"
-        return f"the description says '{self.word}'"
+            said = f"the name's verb is '{self.word}'"
+        elif self.where.startswith("parameter"):
+            said = f"{self.where} selects '{self.word}'"
+        else:
+            said = f"the description says '{self.word}'"
+        return f"{said}; {self.why}" if self.why else said
 
 
 _SENTENCE_END = re.compile(r"(?<=[.!?。])\s|\n")

@@ -16,7 +16,13 @@ fixed once for all of them.
 * `safe_repeat` — why a repeated create changes nothing, when the design says so:
   a natural unique key, set semantics, a version guard, an upsert, or a tool
   that *is* the preview step;
-* `dispatches` — the parameter that names another tool to run, with its arguments.
+* `dispatches` — the parameter that names another tool to run, with its arguments;
+* `routes` — a free string that names the operation and a free object that carries its arguments
+  (`operation: str, payload: object`; Azure MCP's `command` + `parameters` routers);
+* `requested` — a change the tool asks for rather than makes ("Request deletion of all data about a user"):
+  no read, whatever verb it opens with;
+* money — `commit_order`, `submit_payment`, or a description whose first sentence "charges the card": the
+  money is gone once it runs, so `irreversible` says so.
 """
 
 from __future__ import annotations
@@ -24,27 +30,61 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ...lexicon import VerbClass, english, identifier_words, is_hangul, korean_stem, text_words, verb_class
+from ... import _lazy_re as re
+from ...lexicon import (
+    VerbClass,
+    changes_state,
+    english,
+    identifier_words,
+    is_hangul,
+    korean_stem,
+    stem_en,
+    text_words,
+    verb_class,
+)
 from ...model import ToolContract
 from ..base import IdentityMemo, LintContext
-from ._actions import Action, computes, has_parameter_like, hint, name_action, normalised, parameter_names, tool_action
+from ._actions import (
+    Action,
+    computes,
+    first_sentence,
+    has_parameter_like,
+    hint,
+    name_action,
+    normalised,
+    parameter_names,
+    tool_action,
+)
 from ._words import (
     ARITHMETIC,
     CAREFUL_SELECTORS,
+    CATCH_ALL_PARAMS,
+    CHANGE_NOUNS,
+    COMMITTING_VERBS,
     CONFIRMATION_TOKENS,
     CREATING_EN,
     CREATING_KO,
+    EXEC_VERBS,
+    EXTRA_CHANGING,
     EXTRA_READ,
     HTTP_METHODS,
     IN_MEMORY,
+    MONEY_OBJECTS,
+    MONEY_VERB_OBJECTS,
+    MONEY_VERBS,
     NATURAL_KEY_NOUNS,
     NOT_SENT_OBJECTS,
+    OPERATION_PARAMS,
+    PAYLOAD_PARAMS,
     PHYSICAL_CHARGE,
     PREVIEW_NOUNS,
     PREVIEW_VERBS,
+    REQUESTING_VERBS,
     SELECTOR_PARAMS,
     SENDING_VERBS,
     SET_NOUNS,
+    SQL_HINTS,
+    URL_PARAMS,
     VERSION_GUARDS,
 )
 
@@ -80,11 +120,13 @@ class Analysis:
     safe_repeat: str | None
     preview: bool
     dispatches: tuple[str, str] | None
+    routes: tuple[str, str] | None = None
+    requested: Action | None = None
 
     @property
     def changes(self) -> Action | None:
-        """The first verb, own or selected, that changes state."""
-        return self.creates or self.destroys or self.irreversible or _changing(self)
+        """The first verb, own or selected, that changes state, or the change the tool asks for."""
+        return self.creates or self.destroys or self.irreversible or _changing(self) or self.requested
 
 
 def _changing(analysis: Analysis) -> Action | None:
@@ -401,12 +443,17 @@ def _analyse(tool: ToolContract) -> Analysis:
                 irreversible = _job_action(found, job)
             if destroys is None and job.cls & VerbClass.DESTRUCTIVE:
                 destroys = _job_action(found, job)
-    if irreversible is not None and _sends_to_server(tool, irreversible):
+    if irreversible is not None and (_sends_to_server(tool, irreversible) or _charges_a_battery(tool, irreversible)):
         irreversible = None
+    if irreversible is None:
+        irreversible = moves_money(tool)
+    requested = requested_change(tool)
     if destroys is None:
         destroys = _bulk_or_overwrite(tool, action)
+    if destroys is None and requested is not None and requested.cls & VerbClass.DESTRUCTIVE:
+        destroys = requested  # "Request deletion of all data about a user": the deletion happens
     return Analysis(action, found, creates, irreversible, destroys, safe_repeat(tool, creates), _is_preview(tool),
-                    _dispatch(tool))
+                    _dispatch(tool), _routes(tool), requested)
 
 
 def _sends_to_server(tool: ToolContract, action: Action) -> bool:
@@ -415,6 +462,19 @@ def _sends_to_server(tool: ToolContract, action: Action) -> bool:
         return False
     words = identifier_words(tool.name)
     return action.word in SENDING_VERBS and bool(words) and words[-1] in NOT_SENT_OBJECTS
+
+
+def _charges_a_battery(tool: ToolContract, action: Action) -> bool:
+    """`charge_robot`: "Charges the robot's battery" moves no money."""
+    if action.word not in ("charge", "charges"):
+        return False
+    words = set(identifier_words(tool.name)) if isinstance(tool.name, str) else set()
+    if isinstance(tool.description, str):
+        tokens = text_words(first_sentence(tool.description))
+        for index, word in enumerate(tokens):
+            if word in ("charge", "charges"):
+                words.update(tokens[index + 1:index + 5])  # what is charged: "Charges the robot's battery"
+    return bool(PHYSICAL_CHARGE.intersection(words)) or "battery" in words
 
 
 _BULK = frozenset("many all bulk batch".split())
@@ -431,6 +491,314 @@ def _bulk_or_overwrite(tool: ToolContract, action: Action | None) -> Action | No
     if has_parameter_like(tool, frozenset({"overwrite", "replace", "replaceexisting", "force"}), ()):
         return Action(f"{action.word} with overwrite", VerbClass.DESTRUCTIVE, action.where, action.pointer)
     return None
+
+
+# --------------------------------------------------------------------------- money, and changes asked for
+
+_PREPOSITIONS = frozenset("to on in for of with from at by into onto about between under over via as".split())
+_NOT_BEFORE_A_VERB = frozenset("the a an your their its his her this that these those any no all each every some "
+                               "of for with by from in on at per pending recurring total given specific new "
+                               "existing past previous".split())
+# A money verb that is often a noun ("purchase amount", "purchase order") counts only before its object's article.
+_OFTEN_NOUNS = frozenset("purchase purchases buy buys".split())
+_ARTICLES = frozenset("the a an your their its his her this that it them".split())
+
+
+def moves_money(tool: ToolContract) -> Action | None:
+    """`commit_order`, `submit_payment`, `process_refund`; or a first sentence that "charges the card on file".
+
+    The money is gone once the tool runs: the tool is irreversible whatever its own verb (`commit` only writes)."""
+    if isinstance(tool.name, str):
+        words = identifier_words(tool.name.rsplit(".", 1)[-1])
+        for index, word in enumerate(words):
+            if word not in COMMITTING_VERBS:
+                continue
+            objects = _name_objects_after(words, index)
+            head = objects[-1] if objects else None
+            if head in MONEY_OBJECTS and not (head.startswith("transaction") and _mentions_sql(tool)):
+                return Action(word, VerbClass.WRITE | VerbClass.IRREVERSIBLE, "name", "/name",
+                              f"its object is '{head}'")
+    if isinstance(tool.description, str):
+        tokens = text_words(first_sentence(tool.description))
+        # a lookup or a calculation mentions money without moving it, unless a second verb joins on ("Gets the
+        # invoice and pays it"); "Calculates the sales tax for a given purchase amount"
+        joined_only = computes(tool) or _opens_with_a_read(tokens)
+        for index, word in enumerate(tokens):
+            if word not in MONEY_VERBS:
+                continue
+            before = tokens[index - 1] if index else ""
+            after = tokens[index + 1] if index + 1 < len(tokens) else ""
+            if joined_only and before not in ("and", "then", "also"):
+                continue
+            # "Lists charges", "the charges", "for purchase": a noun
+            if before in _NOT_BEFORE_A_VERB or (before and word_class(before)):
+                continue
+            if not (after in MONEY_VERB_OBJECTS or after.isdigit() or (word in ("pay", "pays") and after == "for")):
+                continue
+            if word in _OFTEN_NOUNS and after not in _ARTICLES:
+                continue
+            if PHYSICAL_CHARGE.intersection(tokens[index + 1:index + 4]):
+                continue  # "charges the robot's battery"
+            return Action(word, VerbClass.WRITE | VerbClass.IRREVERSIBLE, "description", "/description")
+    return None
+
+
+def _opens_with_a_read(tokens: tuple[str, ...]) -> bool:
+    first = next((w for w in tokens if w not in _LEAD_IN), "")
+    return word_class(first) == VerbClass.READ
+
+
+def _name_objects_after(words: tuple[str, ...], index: int) -> list[str]:
+    """The name's words after its verb up to a preposition (`submit_payment_for_invoice` → payment); the words
+    before it when the verb comes last (`order_submit` → order)."""
+    after = []
+    for word in words[index + 1:]:
+        if word in _PREPOSITIONS:
+            break
+        if not word.isdigit():
+            after.append(word)
+    if not after and index == len(words) - 1:
+        after = [w for w in words[:index] if not w.isdigit()]
+    return after
+
+
+def _mentions_sql(tool: ToolContract) -> bool:
+    """`execute_transaction` on a database runs statements; it moves no money."""
+    words = set(identifier_words(tool.name)) if isinstance(tool.name, str) else set()
+    if isinstance(tool.description, str):
+        words.update(text_words(tool.description[:300]))
+    return bool(SQL_HINTS.intersection(words) or {"statement", "statements", "query", "queries"} & words)
+
+
+def requested_change(tool: ToolContract) -> Action | None:
+    """A change the tool asks for rather than makes: `request_user_data_deletion`, "Schedules the account for
+    deletion", "Submit a request to delete the repository".  Whatever it opens with, it is no read."""
+    if isinstance(tool.name, str):
+        words = identifier_words(tool.name.rsplit(".", 1)[-1])
+        # `queue_purge`: in a name, a queue is the thing the tool is about
+        found = _asks_for(words, 0) if words and words[0] not in _NAMED_THINGS else None
+        if found is not None:
+            verb, what, cls = found
+            return Action(verb, cls, "name", "/name", f"it asks for '{what}'")
+    if isinstance(tool.description, str):
+        # each clause may open with its own verb: "Get a user's data erased: requests deletion of all of it"
+        for clause in _CLAUSES.split(first_sentence(tool.description)):
+            tokens = text_words(clause)
+            start = next((i for i, w in enumerate(tokens) if w not in _LEAD_IN), len(tokens))
+            found = _asks_for(tokens, start)
+            if found is not None:
+                verb, what, cls = found
+                return Action(verb, cls, "description", "/description", f"it asks for '{what}'")
+    return None
+
+
+_CLAUSES = re.compile(r"[:;,()\u2014\u2013]|\s-\s")
+
+
+_NAMED_THINGS = frozenset("queue queues".split())
+_LEAD_IN = frozenset("this tool function api endpoint method use used to can will allows allow lets let you "
+                     "the a an it is be helps help enables".split())
+
+
+def _asks_for(words: tuple[str, ...] | list[str], start: int) -> tuple[str, str, VerbClass] | None:
+    """(verb, what it asks for, class) when a requesting verb stands where a verb stands — first, or after
+    'and'/'then'/'to' — and a change follows within a few words: a noun ("deletion"), or a verb after 'to' or 'be'
+    ("a request to delete", "that the account be deleted")."""
+    for index, word in enumerate(words):
+        if word not in REQUESTING_VERBS:
+            continue
+        if index != start and (index == 0 or words[index - 1] not in ("and", "then", "to", "or")):
+            continue
+        for at in range(index + 1, min(index + 7, len(words))):
+            follower = words[at]
+            kind = CHANGE_NOUNS.get(follower)
+            if kind == "destroys":
+                return word, follower, VerbClass.WRITE | VerbClass.DESTRUCTIVE
+            if kind is not None:
+                return word, follower, VerbClass.WRITE
+            cls = verb_class(follower)
+            if words[at - 1] in ("to", "be") and follower not in english.NOUN_VERBS and cls & (
+                    VerbClass.MUTATING | VerbClass.IRREVERSIBLE):
+                return word, follower, VerbClass.WRITE | (cls & VerbClass.DESTRUCTIVE)
+    return None
+
+
+# --------------------------------------------------------------------------- routers and catch-all updates
+
+_RESTRICTING = ("enum", "const", "pattern", "anyOf", "oneOf")
+_PICKS_A_SUBCOMMAND = re.compile(r"\b(?:specified tool|sub[- ]?commands?|child tools?|operations?)\b", re.I)
+_A_ROUTER = re.compile(r"\bcommand router\b|\bsub[- ]?commands? are routed\b", re.I)
+_HTTP = re.compile(r"\bHTTP\b|\b(?:GET|POST|PUT|PATCH|DELETE)\b")
+_INTERPRETER_WORDS = frozenset("shell bash sh zsh powershell terminal repl python javascript sql subprocess cmd "
+                               "cli console".split())
+
+
+def _free_string(sub: dict) -> bool:
+    kind = sub.get("type")
+    if kind not in ("string", None) and not (isinstance(kind, list) and "string" in kind):
+        return False
+    return not any(k in sub for k in _RESTRICTING)
+
+
+def free_object(sub: Any) -> bool:
+    """An object parameter whose keys nothing names: no properties (or none listed), and not closed."""
+    if not isinstance(sub, dict):
+        return False
+    kind = sub.get("type")
+    if kind not in ("object", None) and not (isinstance(kind, list) and "object" in kind):
+        return False
+    if kind is None and any(k in sub for k in ("items", "enum", "const", "anyOf", "oneOf", "format", "pattern")):
+        return False
+    properties = sub.get("properties")
+    if isinstance(properties, dict) and properties or sub.get("patternProperties"):
+        return False
+    return sub.get("additionalProperties") is not False
+
+
+def _routes(tool: ToolContract) -> tuple[str, str] | None:
+    """`do_anything(operation: str, payload: object)`, Azure MCP's `command` + `parameters`: the operation is a
+    free string and its arguments a free object, so the tool runs whatever operation the model names."""
+    properties = _top_properties(tool)
+    operation = next((k for k, s in properties.items() if isinstance(k, str) and isinstance(s, dict)
+                      and normalised(k) in OPERATION_PARAMS and _free_string(s)), None)
+    if operation is None:
+        return None
+    payload = next((k for k, s in properties.items() if isinstance(k, str) and k != operation
+                    and normalised(k) in PAYLOAD_PARAMS and free_object(s)), None)
+    if payload is None:
+        return None
+    flat = normalised(operation)
+    said = properties[operation].get("description")
+    said = said if isinstance(said, str) else ""
+    routed = bool(_PICKS_A_SUBCOMMAND.search(said)) or (isinstance(tool.description, str)
+                                                        and bool(_A_ROUTER.search(tool.description)))
+    if isinstance(tool.name, str) and not routed:
+        words = identifier_words(tool.name.rsplit(".", 1)[-1])
+        # `track_event(action, data)`, `create_audit_entry(action, payload)`: the action is a recorded fact, and a
+        # tool whose name has its own verb does that one thing
+        if _RECORDED.intersection(words) or name_action(tool.name) is not None:
+            return None
+    if flat.startswith("method") and (_HTTP.search(said) or any(
+            isinstance(k, str) and normalised(k) in URL_PARAMS | {"path", "endpoint"} for k in properties)):
+        return None  # an HTTP client's method: X009 judges it by its url
+    if flat.startswith(("command", "cmd")) and isinstance(tool.name, str):
+        words = identifier_words(tool.name)
+        if (EXEC_VERBS.intersection(words) or _INTERPRETER_WORDS.intersection(words)) and not routed:
+            return None  # a shell or CLI runner's command line: X009's
+    return operation, payload
+
+
+_RECORDED = frozenset("event events audit analytics telemetry log logs activity activities history track tracking "
+                      "metric metrics webhook webhooks notification notifications".split())
+
+
+def describes_reads(text: str) -> bool:
+    """Does the text say something is read (search, list, "retrieving")?"""
+    return any(word_class(w) == VerbClass.READ or stem_en(w) in _READING_STEMS for w in text_words(text))
+
+
+_READING_STEMS = frozenset(stem_en(w) for w in "search get list query retrieve return fetch find read look "
+                                               "analyze diagnose monitor inspect explain recommend".split())
+_ANYTHING = re.compile(r"\b(?:anything|everything|arbitrary|any (?:operation|action|command|method))\b", re.I)
+# What a description says changes, beyond the lexicon's verbs: its gerunds and nominal forms ("creating",
+# "configuring server parameters").  "Managing" is left out: Azure's read-only routers say it too.
+_CHANGING_STEMS = frozenset(stem_en(w) for w in """
+create update delete modify remove deploy provision configure send append write upload install assign rename
+publish drop purge cancel revoke grant restart lock
+""".split()) | {"sett"}
+
+
+_HYPHENATED = re.compile(r"\b\w+(?:-\w+)+\b")  # "publish-subscribe patterns", "azure-deploy skills": names
+_OPERATIONS_LIST = re.compile(r"\b(?:includes?|provides?|supports?|offers?)\s+(?:\w+\s+)?(?:sub-?commands?|operations?)"
+                              r"\s+(?:to|for)\b[^.\n]*", re.I)
+# After these a change word is a circumstance ("before creating any plans", "guidance on modifying"); before these,
+# a modifier ("provisioning state").
+_NOT_DONE_AFTER = frozenset("before when while after on about".split())
+_NOT_DONE_BEFORE = frozenset("state states status plan plans pattern patterns guidance instructions practices "
+                             "history logs template templates".split())
+
+
+def describes_changes(text: str) -> bool:
+    """Does the text say something changes (create, delete, "creating", "configuring server parameters", CRUD)?
+
+    Where it lists what its operations do ("Includes operations for listing, creating …", "Provides sub-commands
+    to generate plans …"), that list decides."""
+    listed = [found.group(0) for found in _OPERATIONS_LIST.finditer(text)]
+    tokens = text_words(_HYPHENATED.sub(" ", " ".join(listed) if listed else text))
+    for index, word in enumerate(tokens):
+        if word == "crud":
+            return True
+        if word in english.NOUN_VERBS or not (changes_state(word) or stem_en(word) in _CHANGING_STEMS):
+            continue
+        before = tokens[index - 1] if index else ""
+        after = tokens[index + 1] if index + 1 < len(tokens) else ""
+        if before in _NOT_DONE_AFTER or after in _NOT_DONE_BEFORE:
+            continue
+        return True
+    return False
+
+
+def says_anything(text: str) -> bool:
+    """"Do anything with a user account": the text claims no bound at all."""
+    return bool(_ANYTHING.search(text))
+
+
+_UPDATING = frozenset("update updates edit edits modify modifies patch patches set sets change changes save saves "
+                      "upsert upserts".split())
+_KEY_MENTION = re.compile(r"`[A-Za-z_][\w.-]*`|\"[A-Za-z_][\w.-]*\"|'[A-Za-z_][\w.-]*'")
+_KEYS_ELSEWHERE = re.compile(r"\bschema\b|\{\s*\"|\bkeyed by\b", re.I)
+ANY_FIELD = re.compile(r"\b(?:any|arbitrary|all|every|whatever)\s+(?:other\s+)?(?:of\s+(?:the\s+)?(?:[\w-]+'s\s+)?)?"
+                       r"(?:[\w-]+\s+)?(?:fields?|attributes?|properties|columns|keys)\b", re.I)
+
+
+def catch_all(tool: ToolContract, action: Action | None) -> tuple[str, dict] | None:
+    """(name, schema) of the open object an update tool changes whatever fields it names with: "Updates any field
+    of the user's profile" with a `fields` object whose keys neither its schema nor any description lists."""
+    if not _updates(tool, action):
+        return None
+    for name, sub in _top_properties(tool).items():
+        if not isinstance(name, str) or normalised(name) not in CATCH_ALL_PARAMS or not isinstance(sub, dict):
+            continue
+        if not free_object(sub) and not (sub.get("additionalProperties") not in (None, False)
+                                         and says_any_field(tool, sub)):
+            continue
+        if _keys_described(tool, sub):
+            continue
+        return name, sub
+    return None
+
+
+def _updates(tool: ToolContract, action: Action | None) -> bool:
+    if action is not None and action.word in _UPDATING:
+        return True
+    words = identifier_words(tool.name.rsplit(".", 1)[-1]) if isinstance(tool.name, str) else ()
+    if words and (words[0] in _UPDATING or words[-1] in _UPDATING):
+        return True
+    if isinstance(tool.description, str):
+        tokens = text_words(first_sentence(tool.description))
+        first = next((w for w in tokens if w not in _LEAD_IN), "")
+        return first in _UPDATING
+    return False
+
+
+def says_any_field(tool: ToolContract, sub: dict) -> str | None:
+    """The wording that says every field may change ("any field", "arbitrary fields"), if the texts say so."""
+    for text in (tool.description, sub.get("description")):
+        if isinstance(text, str):
+            found = ANY_FIELD.search(text)
+            if found:
+                return found.group(0)
+    return None
+
+
+def _keys_described(tool: ToolContract, sub: dict) -> bool:
+    """The keys are listed somewhere a model reads: two quoted names, a JSON example, a schema to fetch them from."""
+    for text in (sub.get("description"), tool.description):
+        if isinstance(text, str) and (len(set(_KEY_MENTION.findall(text))) >= 2 or _KEYS_ELSEWHERE.search(text)):
+            return True
+    examples = sub.get("examples")
+    return isinstance(examples, list) and any(isinstance(e, dict) and e for e in examples) or (
+        isinstance(sub.get("default"), dict) and bool(sub["default"]))
 
 
 def only_reads(tool: ToolContract, ctx: LintContext | None = None) -> Action | None:
@@ -456,13 +824,29 @@ def _mutating_words(tool: ToolContract) -> list[str]:
         for index, word in enumerate(words):
             cls = word_class(word)
             after_conjunction = index > 0 and words[index - 1] in english.CONJUNCTIONS
+            if word in EXTRA_CHANGING and (not verb_seen or after_conjunction):
+                found.append(word)  # `find_and_replace_doc`: the lexicon does not know 'replace'
+                continue
             if cls and (not verb_seen or after_conjunction):
                 if cls & VerbClass.MUTATING and word not in english.NOUN_VERBS | {"deploys", "deploy"} or (
                         after_conjunction and cls & VerbClass.MUTATING):
                     found.append(word)
                 verb_seen = True
+    if isinstance(tool.description, str):
+        previous = ""
+        for word in text_words(first_sentence(tool.description)):
+            if word in EXTRA_CHANGING and previous not in _NOT_BEFORE_A_VERB and not word_class(previous):
+                found.append(word)
+            previous = word
+    # "Request deletion of all data about a user": asking for a change is no read
+    requested = requested_change(tool)
+    if requested is not None:
+        found.append(requested.word)
+    if moves_money(tool) is not None:
+        found.append("money")
     return found
 
 
-__all__ = ["Analysis", "Job", "Selector", "analyse", "hint", "only_reads", "own_action", "selector",
-           "word_class"]
+__all__ = ["ANY_FIELD", "Analysis", "Job", "Selector", "analyse", "catch_all", "describes_changes",
+           "describes_reads", "free_object", "hint", "moves_money", "only_reads",
+           "own_action", "requested_change", "says_any_field", "says_anything", "selector", "word_class"]

@@ -185,3 +185,76 @@ HARVESTING = (
     r"\b(?:send|include|pass|provide|report|tell\s+us|share)\b[^.\n]{0,60}\byour\s+(?:model(?:\s+name|\s+id)?|"
     r"system\s+prompt|instructions|system\s+message)\b",
 )
+
+# --------------------------------------------------------------------------- X001: kinds of change, routers
+
+# Jobs that take something away (X001): one of them beside a create or an update is a second tool, because a host
+# that wants to confirm the removal must then confirm every create and update too.
+REMOVING_VERBS = frozenset("""
+delete deletes remove removes destroy destroys drop drops purge purges erase erases wipe wipes trash discard truncate
+clear
+""".split())
+# Jobs that make a new thing, beyond the creating verbs (`copy`, `clone`, `import`).
+MAKING_VERBS = frozenset("new make copy clone duplicate import upload".split())
+# A change and its undo are one switch, not two tools: `add|remove`, `assign|unassign`, `activate|deactivate`.
+INVERSE_VERBS = frozenset({
+    frozenset(p) for p in (("add", "remove"), ("attach", "detach"), ("assign", "unassign"), ("link", "unlink"),
+                           ("install", "uninstall"), ("subscribe", "unsubscribe"), ("enable", "disable"),
+                           ("activate", "deactivate"), ("archive", "unarchive"), ("lock", "unlock"),
+                           ("publish", "unpublish"), ("follow", "unfollow"), ("pin", "unpin"), ("star", "unstar"),
+                           ("insert", "remove"), ("block", "unblock"), ("mute", "unmute"), ("start", "stop"))})
+# Words of a tool's name that say "several operations" rather than naming the thing (`user_write`, `manage_contact`).
+GENERIC_NAME_WORDS = frozenset("""
+write writes manage manager management crud ops operation operations tool tools editor admin handler api mcp batch
+""".split())
+
+# A free string parameter that names the operation to run, and a free object that carries its arguments: a router.
+OPERATION_PARAMS = frozenset("operation operationname operationtype action actionname actiontype op command cmd "
+                             "commandname subcommand method methodname verb".split())
+PAYLOAD_PARAMS = frozenset("payload params parameters data body args arguments".split())
+
+# An object parameter that carries whatever fields the caller chooses to change (a catch-all update).
+CATCH_ALL_PARAMS = frozenset("fields updates changes patch patches updatefields fieldstoupdate fieldupdates "
+                             "changedfields updatedfields".split())
+
+# --------------------------------------------------------------------------- X003: money
+
+# Verbs that commit what the name's object is (`commit_order`, `submit_payment`, `process_refund`).
+COMMITTING_VERBS = frozenset("""
+commit commits submit submits confirm confirms finalize finalizes finalise finalises complete completes execute
+executes process processes place places make makes initiate initiates send sends authorize authorizes authorise
+capture captures
+""".split())
+# Objects whose commit moves money: once it is done, the money is gone.
+MONEY_OBJECTS = frozenset("""
+order orders payment payments purchase purchases transfer transfers transaction transactions checkout trade trades
+charge charges payout payouts refund refunds remittance remittances withdrawal withdrawals wire wires donation
+donations
+""".split())
+# Verbs that move money wherever they stand in a description's first sentence ("… and charges the card on file").
+MONEY_VERBS = frozenset("charge charges pay pays debit debits refund refunds withdraw withdraws remit remits "
+                        "purchase purchases buy buys".split())
+# Words that may follow a money verb used as a verb: its object.
+MONEY_VERB_OBJECTS = frozenset("""
+the a an your their its his her this that each every all card cards customer customers user users account accounts
+buyer buyers payer fee fees amount money funds balance invoice invoices order orders payment it them
+""".split())
+
+# --------------------------------------------------------------------------- X004 / X005: changes the lexicon lacks
+
+# Verbs that change state but the shared lexicon does not list.
+EXTRA_CHANGING = frozenset("replace replaces finalize finalizes finalise finalises".split())
+# Verbs that ask for a change to happen: "Request deletion of …", "Schedules the account for deletion".
+REQUESTING_VERBS = frozenset("request requests schedule schedules initiate initiates queue queues trigger triggers "
+                             "submit submits".split())
+# What such a request asks for, as a noun.
+CHANGE_NOUNS = {
+    **dict.fromkeys("deletion deletions removal removals erasure erasures purge purges cancellation cancellations "
+                    "termination terminations revocation revocations closure closures wipe teardown "
+                    "destruction".split(), "destroys"),
+    **dict.fromkeys("refund refunds transfer transfers payment payments payout payouts withdrawal withdrawals "
+                    "purchase purchases".split(), "moves money"),
+    **dict.fromkeys("update updates change changes modification modifications creation migration migrations "
+                    "deployment deployments restart restarts reset resets shutdown rollback rollbacks".split(),
+                    "changes"),
+}

@@ -8,7 +8,11 @@ before acting: no confirmation or dry-run parameter (`confirm`, `dry_run`,
 named `preview_*`, `prepare_*`, `quote_*`, `draft_*` or `estimate_*` that shares
 a word with it: `quote_transfer` for `transfer_funds`).  The verb may be one
 an action parameter selects (`tag_write` with `method: create|rename|delete`).
-The message names the verb that triggered it.
+Money counts wherever it is moved: a tool that commits, submits, confirms or
+processes an order, a payment, a purchase or a transfer (`commit_order`,
+`submit_payment`), and one whose description's first sentence moves money with
+a verb anywhere in it ("Commits the order in the cart and charges the card on
+file").  The message names the verb that triggered it.
 
 A tool annotated `destructiveHint: true` is not reported: hosts ask the user
 before running it, which is the confirmation this rule asks for.  Neither is a

@@ -6,7 +6,11 @@ Finds an MCP tool that only reads — its verb is `get`, `list`, `search`,
 (조회, 검색, 확인), no job its action parameter selects writes, and neither
 its name's verbs (not its objects: `list_deploys` only lists) nor its
 description's first sentence changes anything — whose annotations do not say
-`readOnlyHint: true`.  A tool that sets `readOnlyHint: false` on purpose is left
+`readOnlyHint: true`.  A tool that asks for a change is no read, whatever verb
+it opens with: `request_user_data_deletion` ("Request deletion of all data
+about a user"), "Looks up the account and schedules its deletion", a
+`find_and_replace` or a first sentence that "charges the card" is never told
+to claim read-only.  A tool that sets `readOnlyHint: false` on purpose is left
 alone, and so are formats that cannot carry annotations (OpenAI, Anthropic,
 Gemini function declarations).
 

@@ -3,13 +3,17 @@
 ## What it does
 Finds annotations that contradict the tool or each other:
 `readOnlyHint: true` on a tool whose name or description changes things
-(`delete_file`, "주문을 생성합니다"), or whose action parameter selects a write
+(`delete_file`, "주문을 생성합니다") or asks for a change ("Request deletion of
+all data about a user"), or whose action parameter selects a write
 (`method: create|update`), or that runs whatever SQL or command it is given
 (`run_sql`, `execute_command`: one statement can write, unless the description
 says the tool enforces read-only); and `destructiveHint: true` on a tool that
 only reads — one annotated `readOnlyHint: true`, or one whose only verb is a
-read (`get_weather`), whether `readOnlyHint` is absent or written out as false.
-The message names the verb and the hint.
+read (`get_weather`), whether `readOnlyHint` is absent or written out as false
+(a tool that also replaces, asks for a deletion or moves money is no read, so it
+is never told to set `readOnlyHint: true`).  Only an annotation that is present
+can contradict: a tool without annotations claims nothing.  The message names
+the verb and the hint.
 
 ## Why is this bad?
 Hosts act on annotations: a tool marked read-only runs without asking, so a

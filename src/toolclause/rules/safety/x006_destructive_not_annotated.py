@@ -3,8 +3,10 @@
 ## What it does
 Finds a tool that deletes, cancels, removes, overwrites, drops or revokes
 (삭제, 취소, 해지 …) — by its own verb, a job its action parameter selects,
-a bulk write (`update_many`, `bulk_update`) or a write with an `overwrite` /
-`force` flag — whose annotations say `destructiveHint: false`.
+a bulk write (`update_many`, `bulk_update`), a write with an `overwrite` /
+`force` flag, or a request for a deletion (`request_user_data_deletion`:
+"Request deletion of all data about a user") — whose annotations say
+`destructiveHint: false`.
 
 MCP's defaults decide what else counts (the 2025-06-18 and later schemas): when
 `readOnlyHint` is false or absent, `destructiveHint` defaults to **true**, so a
