@@ -573,3 +573,121 @@ def test_d009_quiet_where_the_result_is_obvious_or_only_a_confirmation_on_real_s
     for file, name in [("chrome-devtools-mcp.json", "performance_stop_trace"), ("mcp-server-git.json", "git_commit"),
                        ("server-github.json", "merge_pull_request"), ("server-gitlab.json", "fork_repository")]:
         assert lint(tool_of(file, name), "D009"), name
+
+
+# --------------------------------------------------------------------------- D005 / D007: what is documented fits
+
+def _at(file, name, prop, code):
+    return [d for d in lint(tool_of(file, name), code) if d.pointer.endswith(f"/{prop}")]
+
+
+def _enum_at(file, name, prop):
+    return [d.fix.edits[0].value if d.fix and d.fix.edits else d.severity.label for d in _at(file, name, prop, "D005")]
+
+
+@pytest.mark.parametrize("file, name, prop", [
+    ("alpaca-mcp-server.json", "replace_order_by_id", "limit_price"),       # `type` was `limit` or `stop_limit`
+    ("alpaca-mcp-server.json", "get_option_bars", "timeframe"),             # `[1-59]Min` patterns, per-bullet lists
+    ("digitalocean-mcp.json", "apps-update", "output_dir"),                 # what happens when it is not set
+    ("mcp-atlassian.json", "jira_create_customer_request", "request_field_values"),   # a JSON value's examples
+    ("mcp-atlassian.json", "confluence_check_content_permissions", "operation"),      # "Common values:"
+    ("mcp-grafana.json", "alerting_rules_write", "rule_group"),             # (required for 'create', 'update')
+    ("mcp-grafana.json", "alerting_rules_write", "rule_uid"),
+    ("mcp-grafana.json", "query_prometheus", "startTime"),                  # time units inside a time
+    ("mongodb-mcp-server.json", "atlas-streams-build", "vendor"),           # AWS: …  Azure: …  GCP: …
+    ("shopify-dev-mcp.json", "learn_shopify_api", "version"),               # 'v1.0' or 'v1.1' for one case only
+    ("workspace-mcp.json", "update_paragraph_style", "named_style_type"),   # 'HEADING_1' through 'HEADING_6'
+    ("workspace-mcp.json", "manage_conditional_formatting", "condition_type"),  # "e.g." on the line before
+    ("korean-tax-mcp.json", "research_issue", "period"),                    # dates are examples of forms
+])
+def test_d005_real_server_lists_that_are_not_the_whole_set(file, name, prop):
+    assert _enum_at(file, name, prop) == []
+
+
+@pytest.mark.parametrize("file, name, prop, enum", [
+    ("alpaca-mcp-server.json", "place_stock_order", "type",
+     ["market", "limit", "stop", "stop_limit", "trailing_stop"]),           # the list goes on after a line break
+    ("alpaca-mcp-server.json", "place_crypto_order", "time_in_force", ["gtc", "ioc"]),  # not the refused ones
+    ("digitalocean-mcp.json", "apps-update", "minimum_tls_version", ["1.2", "1.3"]),    # no escaped quotes
+    ("mcp-grafana.json", "alerting_rules_write", "exec_err_state", ["NoData", "Alerting", "OK"]),
+    ("mcp-atlassian.json", "jira_update_sprint", "state", ["future", "active", "closed"]),
+    ("workspace-mcp.json", "update_paragraph_style", "alignment", ["START", "CENTER", "END", "JUSTIFIED"]),
+    ("workspace-mcp.json", "manage_event", "send_updates", ["all", "externalOnly", "none"]),
+    ("workspace-mcp.json", "format_sheet_range", "horizontal_alignment", ["LEFT", "CENTER", "RIGHT"]),
+    ("workspace-mcp.json", "format_sheet_range", "border_style",
+     ["SOLID", "SOLID_MEDIUM", "SOLID_THICK", "DASHED", "DOTTED", "DOUBLE"]),
+])
+def test_d005_real_server_enums_hold_every_listed_value(file, name, prop, enum):
+    assert _enum_at(file, name, prop) == [enum]
+
+
+def test_d005_real_server_closed_set_names_without_values_are_info():
+    for file, name, prop in [("mcp-grafana.json", "create_incident", "severity"),
+                             ("mcp-grafana.json", "create_incident", "status"),
+                             ("shortcut-mcp.json", "stories-search", "priority"),
+                             ("twilio-alpha-mcp.json", "TwilioMessagingV1--ListTollfreeVerification", "Status")]:
+        assert _enum_at(file, name, prop) == ["info"], (name, prop)
+    for file, name, prop in [("shortcut-mcp.json", "stories-search", "state"),          # a workflow state *name*
+                             ("lark-mcp.json", "task_v2_task_addMembers", "role"),        # 可选值 lists them
+                             ("alpaca-mcp-server.json", "get_all_assets", "status"),      # e.g. "active"
+                             ("monday-api-mcp.json", "manage_agent", "plan"),             # a plan in markdown
+                             ("brave-search-mcp-server.json", "brave_llm_context", "x-loc-state")]:  # a code
+        assert _enum_at(file, name, prop) == [], (name, prop)
+
+
+@pytest.mark.parametrize("file, name, prop", [
+    ("alpaca-mcp-server.json", "get_stock_bars", "sort"),                  # "Timestamp sort order": asc or desc
+    ("alpaca-mcp-server.json", "get_stock_latest_bar", "currency"),        # ISO 4217
+    ("mcp-atlassian.json", "jira_add_comment", "body"),                    # Markdown format
+    ("mcp-atlassian.json", "jira_add_worklog", "time_spent"),              # Jira's '1h 30m'
+    ("mcp-atlassian.json", "jira_batch_create_versions", "versions"),      # a JSON array holding dates
+    ("monday-api-mcp.json", "create_item", "columnValues"),
+    ("monday-api-mcp.json", "change_item_column_values", "columnValues"),
+    ("brave-search-mcp-server.json", "brave_news_search", "ui_lang"),
+    ("workspace-mcp.json", "search_messages", "time_filter"),              # createTime > "…": an expression
+    ("workspace-mcp.json", "search_custom", "date_restrict"),              # "d5", "m3"
+    ("workspace-mcp.json", "format_sheet_range", "number_format_type"),
+    ("shopify-dev-mcp.json", "learn_shopify_api", "version"),              # 'YYYY-MM' is a version label
+    ("korean-tax-mcp.json", "research_issue", "period"),                   # '2023', '2023-1', '2023-12-31'
+    ("korean-tax-mcp.json", "residency_check", "temporary_exit_reason"),   # 일시적 = temporary
+    ("lark-mcp.json", "im_v1_message_list", "start_time"),                 # 秒级时间戳: Unix seconds
+    ("lark-mcp.json", "task_v2_task_create", "completed_at"),              # 时间戳(ms)
+    ("lark-mcp.json", "bitable_v1_appTable_create", "date_formatter"),     # a format template, default "yyyy/MM/dd"
+])
+def test_d007_real_server_values_that_are_no_date_to_format(file, name, prop):
+    assert _at(file, name, prop, "D007") == []
+
+
+@pytest.mark.parametrize("file, name, prop", [
+    ("azure-devops-mcp.json", "repo_search_commits", "commitStartDate"),   # 'YYYY-MM-DD' or 'YYYY-MM-DDTHH:MM:SS'
+    ("line-bot-mcp-server.json", "push_flex_message", "initial"),          # 2100-12-31, 23:59, 2100-12-31T23:59
+    ("google-calendar-mcp.json", "create-event", "start"),                 # timed or all-day
+    ("mapbox-mcp-server.json", "directions_tool", "depart_at"),            # three ISO 8601 shapes
+    ("monday-api-mcp.json", "get_automation_runs", "endDate"),             # ISO 8601 or date-only
+    ("todoist-mcp.json", "reschedule-tasks", "date"),
+    ("todoist-mcp.json", "update-tasks", "deadlineDate"),                  # "remove" clears it
+    ("workspace-mcp.json", "manage_contact", "birthday"),                  # 'MM-DD', 'clear', ''
+    ("workspace-mcp.json", "query_freebusy", "time_min"),
+    ("workspace-mcp.json", "manage_event", "start_time"),                  # no offset, or date-only
+])
+def test_d007_real_server_several_forms_get_no_format(file, name, prop):
+    (finding,) = _at(file, name, prop, "D007")
+    assert not finding.fix.edits and "say in the description which forms it takes" in finding.message
+
+
+def test_d007_real_server_suggestions_fit_the_documented_form():
+    # an example without an offset, or written "+0000": RFC 3339's date-time would reject it
+    for file, name, prop in [("google-calendar-mcp.json", "list-events", "timeMin"),
+                             ("google-calendar-mcp.json", "update-event", "originalStartTime"),
+                             ("mcp-atlassian.json", "jira_add_worklog", "started")]:
+        (finding,) = _at(file, name, prop, "D007")
+        assert not finding.fix.edits and "no RFC 3339 date-time" in finding.message, (name, prop)
+    # "ISO 8601 date string" is a date
+    (due,) = _at("mcp-server-asana.json", "asana_search_tasks", "due_on_before", "D007")
+    assert due.fix.edits[0].value == "date"
+    # one bound of a date range is one date
+    (since,) = _at("alpaca-mcp-server.json", "get_corporate_action_announcements", "since", "D007")
+    assert since.fix.edits[0].value == "date"
+    # a template read only in part ('YYYY-MM-DDThh:mmss±hh:mm') gets no pattern of its first part
+    (depart,) = _at("mapbox-mcp-server.json", "isochrone_tool", "depart_at", "D007")
+    assert not depart.fix.edits and "YYYY-MM-DDThh:mmss±hh:mm" in depart.message

@@ -472,3 +472,189 @@ def test_d003_a_property_documented_in_the_tool_description_is_asked_to_move_the
         assert "documents it" not in found.message
     else:
         assert f"documents it ('{documented}')" in found.message and "move that text" in found.message
+
+
+# --------------------------------------------------------------------------- D005: "or ALL", glosses, wrapped lists
+
+def _enum(description, key="mode", **schema):
+    found = lint(tool(properties={key: {"type": "string", "description": description, **schema}}), "D005")
+    return [(d.severity.label, d.fix.edits[0].value if d.fix and d.fix.edits else None) for d in found]
+
+
+@pytest.mark.parametrize("key, description, enum", [
+    ("severity", "Severity: sev1, sev2, sev3 or ALL.", ["sev1", "sev2", "sev3", "ALL"]),   # "ALL" as written
+    ("status", "Filter: 'open', 'closed' or 'all'.", ["open", "closed", "all"]),
+    ("status", "Filter by status: open, closed, or all", ["open", "closed", "all"]),
+    ("line", "노선: 1호선, 2호선, 3호선 중 하나", ["1호선", "2호선", "3호선"]),
+    ("alignment", "Text alignment - 'START' (left), 'CENTER', 'END' (right), or 'JUSTIFIED'",
+     ["START", "CENTER", "END", "JUSTIFIED"]),                                              # glosses between values
+    ("send_updates", '"all" (default), "externalOnly", or "none".', ["all", "externalOnly", "none"]),
+    ("type", 'Order type — "market", "limit", "stop",\n  "trailing_stop".',
+     ["market", "limit", "stop", "trailing_stop"]),                                          # wrapped onto a new line
+    ("align", "Horizontal text alignment - LEFT,\nCENTER, or RIGHT.", ["LEFT", "CENTER", "RIGHT"]),
+    ("border", "SOLID (default), SOLID_MEDIUM,\nDASHED, or DOTTED.", ["SOLID", "SOLID_MEDIUM", "DASHED", "DOTTED"]),
+    ("time_in_force", '"gtc" (default) or "ioc". Crypto does not\n support "day" or "fok".', ["gtc", "ioc"]),
+    ("tls", 'Must be one of: `\\"1.2\\"` or `\\"1.3\\"`.', ["1.2", "1.3"]),              # escaped quotes dropped
+    ("exec_err_state", "State on execution error: NoData, Alerting, OK (required for 'create', 'update')",
+     ["NoData", "Alerting", "OK"]),
+    ("state", "New state for the sprint (future|active|closed)", ["future", "active", "closed"]),
+])
+def test_d005_lists_ending_in_all_glossed_and_wrapped(key, description, enum):
+    assert _enum(description, key) == [("warning", enum)]
+    assert _enum(description, key, enum=enum) == []                                        # the clean twin
+
+
+@pytest.mark.parametrize("key, description", [
+    ("mode", "Currency: USD, EUR or GBP"),                        # a label that is not the property's
+    ("mode", "Currency: USD, EUR, GBP"),
+    ("mode", "one of a, b or all of them"),                       # "all of them" is no value
+    ("rule_group", "The rule group name (required for 'create', 'update')"),    # another parameter's values
+    ("rule_uid", "The UID (required for 'get', 'update'; optional for 'create')"),
+    ("role", "Permission role. Used by \"grant\" and \"update\"."),
+    ("limit_price", "Required if the order's `type` field was `limit` or `stop_limit`."),
+    ("mode", "Crypto does not support 'day' or 'fok'."),          # the values it refuses
+    ("output_dir", "If not set, the platform scans for these directory names: `_static`, `dist`, `public`."),
+    ("operation", "The operation to check. Common values: 'read', 'update', 'delete'."),
+    ("vendor", "Valid values — AWS: 'CONFLUENT', 'MSK', 'S3'. Azure: 'EVENTHUB', 'CONFLUENT'. GCP: 'CONFLUENT'."),
+    ("fields", 'JSON string of field values. Examples:\n- {"summary": "Access issue", "description": "x"}'),
+    ("version", "For quarterly APIs use 'YYYY-MM'; for App Home use canonical 'v1.0' or 'v1.1' names."),
+    ("timeframe", "Any of:\n - `[1-59]Min` or `[1-59]T`\n - `1Day` or `1D` creates 1-day bars"),
+    ("style", "Named style - 'NORMAL_TEXT', 'TITLE',\n 'HEADING_1' through 'HEADING_6'."),  # a range, not listed out
+    ("end", "The end time. Supported formats are RFC3339 or relative. Valid units are 'ns', 'us' (or 'µs'), 'ms'."),
+    ("period", "시점: '2023'(사업연도), '2023-1'(부가 1기), '2023-12-31'(날짜)"),   # dates are examples of forms
+])
+def test_d005_lists_that_are_not_the_whole_set(key, description):
+    assert _enum(description, key) == []
+
+
+# --------------------------------------------------------------------------- D005: closed by name, values unsaid
+
+@pytest.mark.parametrize("key, description", [
+    ("priority", "Ticket priority."), ("severity", "Severity of the incident"), ("status", "The status of the order"),
+    ("sort_order", "The sort order."), ("visibility", "Who can see it."), ("role", "The role of the member."),
+    ("category", "Category to file under"), ("plan", "Subscription plan"), ("level", "Log level"),
+    ("tier", "Pricing tier"), ("alert_state", "The alert's state"),
+])
+def test_d005_closed_set_names_whose_values_are_unsaid_are_info(key, description):
+    [d] = lint(tool(properties={key: {"type": "string", "description": description}}), "D005")
+    assert d.severity.label == "info" and d.fix is None
+    assert "say which values it takes, or add an \"enum\"" in d.message
+    for settled in ({"enum": ["a", "b"]}, {"const": "a"}, {"pattern": "^P[1-4]$"}, {"format": "x"}):  # clean twins
+        assert _enum(description, key, **settled) == []
+
+
+def test_d005_a_transit_line_is_a_closed_set_a_line_of_text_is_not():
+    subway = tool("get_subway_line", "Gets the status of one subway line.",
+                  {"line": {"type": "string", "description": "Which line to check"}})
+    [d] = lint(subway, "D005")
+    assert d.severity.label == "info"
+    assert _enum("Line of the file to edit", "line") == [] and _enum("Which line", "line") == []
+
+
+@pytest.mark.parametrize("key, description", [
+    ("priority", "Ticket priority (free text)."), ("priority", "Priority id."), ("status", "Status message to show"),
+    ("status", "A filter expression on status"), ("category", "Search query for the category"),
+    ("priority", "Ticket priority, e.g. high"), ("priority", "Priority from 1 to 5"),
+    ("role", "IAM role ARN"), ("state", "Workflow state name"), ("state", "The U.S. state where the city is located"),
+    ("plan", "The step-by-step execution plan in markdown"), ("evaluation_plan", "Plan for evaluating the project"),
+    ("role", "成员的角色，可选值* assignee* follower"), ("status", "解决状态（如未解决、处理中、已解决）"),
+    ("level", "Level: low or high"),
+])
+def test_d005_closed_set_names_not_reported_when_the_description_says_what_they_hold(key, description):
+    assert [s for s, _ in _enum(description, key) if s == "info"] == []
+
+
+def test_d005_closed_set_names_only_for_free_strings():
+    assert lint(tool(properties={"priority": {"type": "integer", "description": "Ticket priority."}}), "D005") == []
+    assert lint(tool(properties={"priority": {"type": "string"}}), "D005") == []   # no description: D003's finding
+
+
+# --------------------------------------------------------------------------- D007: versions, ids, several forms
+
+def _date(key, description):
+    found = lint(tool(properties={key: {"type": "string", "description": description}}), "D007")
+    return [(d.fix.edits[0].value if d.fix.edits else None, d.message) for d in found]
+
+
+@pytest.mark.parametrize("key, description", [
+    ("version", "API version, e.g. 2025-01"),                           # a version label, not a date
+    ("api_version", "API version to use (e.g. \"2024-06-01\")"),
+    ("api_version", "2024-06-01"),
+    ("v", "The API version (2024-06-01)"),
+    ("ts", "Message timestamp, e.g. \"1234567890.123456\""),              # Slack: Unix seconds, an id
+    ("ts", "Timestamp of the message"),
+    ("thread_ts", "The timestamp of the parent message"),
+    ("date", "YYYY-MM-DD or relative dates like 'yesterday'"),
+    ("sort", "Timestamp sort order: 'asc' or 'desc'"),                   # an order, not a time
+    ("body", "Comment text in Markdown format"),                         # a format, but of no date
+    ("currency", "The currency of all prices in ISO 4217 format."),
+    ("address", "Full formatted address."),
+    ("reason", "일시적 출국 사유"),                                        # 일시적 = temporary
+    ("reason", "일시 출국 사유."),
+    ("start_time", "待查询的起始时间，秒级时间戳"),                           # Unix seconds
+    ("due", "截止时间的时间戳，距1970-01-01 00:00:00 UTC的毫秒数"),
+    ("time_filter", 'Filter using createTime syntax: \'createTime > "2026-03-18T00:00:00-03:00"\''),
+    ("column_values", 'A JSON string of column values. Date columns use { "date": "YYYY-MM-DD" }.'),
+    ("date_formatter", "Display format, default \"yyyy/MM/dd\""),
+    ("display", "显示格式。默认为 \"yyyy/MM/dd\""),
+    ("period", "시점: '2023'(사업연도), '2023-1'(부가 1기), '2023-12-31'(날짜)"),
+    ("date_restrict", "Restrict results by date (e.g., \"d5\" for past 5 days)."),
+    ("schedule", "查询的时间安排，例如：'每周一上午10点'"),
+])
+def test_d007_versions_ids_and_other_values_are_not_dates_to_format(key, description):
+    assert _date(key, description) == []
+
+
+@pytest.mark.parametrize("key, description", [
+    ("since", "Filter commits from this date (format: 'YYYY-MM-DD' or 'YYYY-MM-DDTHH:MM:SS')"),
+    ("initial", "Format: 2100-12-31, 23:59, 2100-12-31T23:59"),
+    ("time_min", "Start of the interval (e.g., '2024-05-12T10:00:00Z' or '2024-05-12')."),
+    ("start", "Event start time: '2025-01-01T10:00:00' for timed events or '2025-01-01' for all-day events"),
+    ("end_date", "End date (ISO 8601 or date-only)"),
+    ("deadline_date", 'The deadline date (YYYY-MM-DD). Use "remove" to clear the deadline.'),
+    ("birthday", "Birthday as 'YYYY-MM-DD', 'MM-DD' (no year), or 'clear'/'' to remove."),
+    ("depart_at", "Departure time in ISO 8601 (YYYY-MM-DDThh:mm:ssZ, or YYYY-MM-DDThh:mm)."),
+    ("when", "Date: 2024-01-15 or 15/01/2024"),
+    ("start_time", "Start time. Without an offset, pass the zone. Date-only values create all-day events."),
+])
+def test_d007_several_documented_forms_get_a_description_request_not_a_format(key, description):
+    [(value, message)] = _date(key, description)
+    assert value is None and "say in the description which forms it takes" in message
+
+
+@pytest.mark.parametrize("key, description", [
+    ("time_min", "Start of time range (ISO 8601, e.g., '2024-01-01T00:00:00')."),     # no offset
+    ("started", "Start time in ISO format. Example: '2023-08-01T12:00:00.000+0000'"),  # offset without a colon
+    ("start_hour", "ISO8601 date and time (e.g. 2022-06-30T12:00)."),                   # no seconds
+])
+def test_d007_a_date_time_that_rfc3339_rejects_gets_a_pattern_not_date_time(key, description):
+    [(value, message)] = _date(key, description)
+    assert value is None and "no RFC 3339 date-time" in message and '"format": "date-time" would reject it' in message
+
+
+@pytest.mark.parametrize("key, description, value", [
+    ("due_on", "ISO 8601 date string", "date"),                          # a date, not a date-time
+    ("deadline", "Due date ISO 8601 (null to unset)", "date"),
+    ("start", "Start date of the day off in ISO format.", "date"),
+    ("due_at", "ISO 8601 datetime string", "date-time"),
+    ("since", "The start (inclusive) of the date range. This should follow the YYYY-MM-DD format. "
+              "The date range is limited to 90 days.", "date"),            # a bound of a range is one date
+    ("start_time", "ISO 8601 start time (e.g. \"2025-04-19T20:00:00+00:00\").", "date-time"),
+    ("release_date", "Release date, e.g. 2025-01-15", "date"),            # the clean twin of the versions
+    ("interaction_date", "交互的日期（ISO 8601格式）。", "date"),
+])
+def test_d007_the_format_fits_every_documented_form(key, description, value):
+    [(found, _)] = _date(key, description)
+    assert found == value
+
+
+@pytest.mark.parametrize("key, description", [
+    ("analysis_period", "分析的时间跨度，格式为'YYYY-MM-DD to YYYY-MM-DD'。"),   # one value holding a range
+    ("date_range", "The date range, formatted as 'YYYY-MM-DD to YYYY-MM-DD'."),
+    ("depart_at", "ISO 8601 date-time string (format string: YYYY-MM-DDThh:mmss±hh:mm)."),  # read only in part
+    ("time", "The tentative time for the reservation in 24-hour format, such as '18:00'."),
+    ("time", "Preferred time of flight. Format XX:XXAM or XX:XXPM."),
+])
+def test_d007_forms_no_format_keyword_fits_get_a_pattern_request_without_a_guess(key, description):
+    [(value, message)] = _date(key, description)
+    assert value is None and 'add a "pattern"' in message and '"format": "date"' not in message

@@ -8,7 +8,18 @@ A, B, C", "celsius or fahrenheit", "json|csv|xml", "A-LINE, B-LINE, C-LINE",
 An integer or number property whose description announces its values ("Allowed
 values: 60, 300, 900") gets the enum of those numbers, and a property whose name
 names a kind (`shipping_speed`, `output_format`, `priority`) counts a plain
-"standard, express or overnight" too.
+"standard, express or overnight" too — and "Severity: sev1, sev2, sev3 or ALL",
+"(future|active|closed)" or "State on error: NoData, Alerting, OK" after a label
+that names it.  "all" is a value like any other ("open, closed or all"); a
+gloss after a value ("'START' (left), 'CENTER'", '"all" (default)') and a list
+wrapped onto the next line keep the list going, so the enum holds every value.
+
+A free string whose name is a closed set by nature (`priority`, `severity`,
+`status`, `state`, `level`, `tier`, `category`, `visibility`, `role`,
+`sort_order`, a billing `plan`, a transit `line`) and whose description names
+no value at all is reported as info: say which values it takes, or add an enum.
+Not when the description says it is free text, an id, a name, a query or an
+expression, shows any value or example, or names a place (a U.S. `state`).
 
 The suggestion is made only from values: a list whose words are the names of
 the tool's own parameters ("use `after_id` or `before_id` to position it"),
@@ -16,9 +27,15 @@ values joined by "and" (both at once, not a choice), a list followed by "or a
 string …" (only some of the values) or by a condition ("'true' or 'false' for
 checkboxes"), a list inside a template (`page-{n}.{png|jpeg}`) and a cue that
 names a single value ("possible values include `object`") are never made into
-an enum.  Lists given as
-examples ("e.g.", "such as", "for example", "예:") or left open ("etc.", "등",
-"otherwise …") are not closed sets and are not reported.  For free-text
+an enum.  Nor are the values of another parameter ("(required for 'create',
+'update')", 'Used by "grant"', "if `type` was `limit` or `stop_limit`"), values
+refused ("does not support 'day' or 'fok'"), what happens without a value ("If
+not set, it scans for `dist`, `build`"), one list per case ("AWS: 'MSK'. Azure:
+'EVENTHUB'."), a list only partly written out ("'HEADING_1' through
+'HEADING_6'", "'us' (or 'µs')"), values that follow a pattern (`[1-59]Min`),
+dates (examples of a form) and the keys and strings of a JSON value.  Lists
+given as examples ("e.g.", "such as", "for example", "Common values:", "예:") or
+left open ("etc.", "등", "otherwise …") are not closed sets and are not reported.  For free-text
 properties (`query`, `text`, `name` …) only an explicit cue ("one of",
 "allowed values", "중 하나") counts, since quoted words there are usually
 syntax help.
@@ -59,7 +76,7 @@ from ...model import Edit, Fix, Severity, ToolContract
 from ...schema.walk import NodeKind, SchemaNode
 from .._reach import unused_definition
 from ..base import Finding, LintContext, Rule
-from ._closed_sets import CATEGORY_WORDS, FREE_TEXT_WORDS, closed_set, named_kinds
+from ._closed_sets import CATEGORY_WORDS, FREE_TEXT_WORDS, closed_by_name, closed_set, named_kinds
 from ._common import STRING_TYPES, is_string, property_path, text_of
 
 _CONSTRAINED = frozenset({"enum", "const", "format", "pattern", "anyOf", "oneOf", "allOf", "$ref"})
@@ -130,8 +147,13 @@ class ClosedSetWithoutEnum(Rule):
         free_text = numeric or bool(FREE_TEXT_WORDS.intersection(words))
         found = closed_set(description, free_text)
         if found is None and not numeric and words and words[-1] in CATEGORY_WORDS:
-            found = named_kinds(description)
+            found = named_kinds(description, tuple(words))
         if found is None:
+            if not numeric and closed_by_name(words, description, tool):
+                path = property_path(node)
+                yield Finding(node.pointer, f"property '{path}' takes any string, but its name says it takes one of "
+                                            f"a few values and its description names none of them; say which "
+                                            f"values it takes, or add an \"enum\"", severity=Severity.INFO)
             return
         values: list = list(found[0])
         listed = found[1]

@@ -12,14 +12,26 @@ reported; `update`, `data` and `format_type` are not dates.
 
 A `format` is suggested only where every documented form fits it.  A value that
 may be a date *or* something else ("a date or a date range
-(2024-01-01..2024-03-31)", "a timestamp or a plain date", "either …") is
-told to document its forms and add a `pattern` for them instead.  A property
-named `timestamp` whose form nothing documents is not reported: it is as often
-Unix seconds or an id (Slack's message `ts`) as ISO 8601.  Identifiers shaped like codes
-(`ADV-2024-01-15-XY7Q`), search text whose example holds a date qualifier
-(`query`: "created:>2024-01-01"), a description that names a field ("The name of
-the timestamp to sort by") and Unix-seconds examples ("1234567890.123456") are
-not dates.  "Since this date", "until this date" count as saying it is one.
+(2024-01-01..2024-03-31)", "a timestamp or a plain date", "either …",
+"'YYYY-MM-DD' or 'YYYY-MM-DDTHH:MM:SS'", "'2025-01-01T10:00:00' (timed) or
+'2025-01-01' (all-day)", "ISO 8601 or date-only", "Use \"remove\" to clear it")
+is told to document its forms and add a `pattern` for them instead.  A date and
+time whose documented form RFC 3339 rejects ('2024-01-01T10:00:00' with no
+offset, '…+0000', '…T12:00' without seconds) gets a `pattern` request, not
+`format: date-time`; a range in one value ('YYYY-MM-DD to YYYY-MM-DD') and a
+template read only in part get no guessed pattern.  "ISO 8601 date string" is a
+`date`.  A property named `timestamp` whose form nothing documents is not
+reported: it is as often Unix seconds or an id (Slack's message `ts`) as ISO
+8601.  Identifiers shaped like codes (`ADV-2024-01-15-XY7Q`), search text whose
+example holds a date qualifier (`query`: "created:>2024-01-01"), a description
+that names a field ("The name of the timestamp to sort by") and Unix-seconds
+examples ("1234567890.123456") are not dates, nor is Slack's `ts` / `thread_ts`.
+Version labels (`api_version`: "2024-06-01", `version`: "2025-01"), a format
+template as the value (`date_formatter`, default "yyyy/MM/dd"), a date inside a
+JSON value or an expression (`createTime > "2026-03-18…"`), a description that
+names a format of no date ("Markdown format", "ISO 4217"), Unix timestamps
+described in Chinese (秒级时间戳, 毫秒) and 일시적 ("temporary") are not dates to format
+either.  "Since this date", "until this date" count as saying it is one.
 
 ## Why is this bad?
 "Next Friday", "03/04/2025", "2025-04-03" and "Apr 3" all fit a bare string.
@@ -85,9 +97,15 @@ class UnformattedDate(Rule):
                                         f"date-time, Unix seconds …) and add a \"pattern\" that accepts each of them",
                           Fix(f"document the forms '{path}' takes and add a \"pattern\" for them", safe=False))
             return
+        if keyword == "local":
+            yield Finding(node.pointer, f"property '{path}' holds a date/time but has no format or pattern, and "
+                                        f"{why}, so \"format\": \"date-time\" would reject it; add a \"pattern\" "
+                                        f"for that form (or ask for an offset and use \"format\": \"date-time\")",
+                          Fix(f"add a \"pattern\" for the form '{path}' documents", safe=False))
+            return
         if value is None:
             yield Finding(node.pointer, f"property '{path}' holds a date/time ({why}) but has no format or pattern; "
-                                        f"add a \"pattern\" for that format (or use \"format\": \"date\")",
+                                        f"add a \"pattern\" for that format",
                           Fix(f"add a \"pattern\" to '{path}'", safe=False))
             return
         addition = f"\"{keyword}\": {json.dumps(value)}"
