@@ -28,8 +28,9 @@ call?), or a duration, size or amount without its unit in the name (`timeout`,
 at the top level of a tool whose description does not speak of it; inside an
 object its parent says whose it is.  Any name inside an object whose
 description, or one of whose other properties' descriptions, gives the context
-is info.  An object or an array is info: what it
-holds is in its parts.  A name that says everything
+is info.  An object or an array is info: what it holds is in its parts.  A
+property the tool description documents by name is info too (the model reads
+that text already; moving it is tidying).  A name that says everything
 (`invoice_id`, `query`, `branch_name`, `path`) is reported as info: a
 description still helps, but its absence is not a defect.
 
@@ -250,8 +251,8 @@ def ambiguous_name(node: SchemaNode, tool: ToolContract) -> bool:
     holds is in its parts.  A bare `id` or `value` is, at the top level, unless the tool description
     speaks of it (`by page ID`); inside an object its parent says whose it is."""
     words = identifier_words(node.key) if isinstance(node.key, str) else ()
-    if not words or node.schema.get("type") in ("object", "array"):
-        return False
+    if not words or node.schema.get("type") in ("object", "array", None):
+        return False  # a container says it in its parts; an untyped property's defect is its type (D004)
     if len(words) == 1 and words[0] in _PLAIN_BY_PLACE:
         top = node.parent is not None and node.parent.is_root
         described = isinstance(tool.description, str) and words[0].rstrip("s") in tool.description.lower()
@@ -260,7 +261,7 @@ def ambiguous_name(node: SchemaNode, tool: ToolContract) -> bool:
         return False  # `weight` beside `text` and `color` in a described text component: its neighbours say
     if len(words) == 1 and (words[0] in _AMBIGUOUS or len(words[0]) <= 2):
         return True
-    if words[-1] in ("id", "ids") and words[0] in _HANDLES:
+    if words[-1] in ("id", "ids") and words[0] in _HANDLES and top_level(node):
         return True
     declared = node.schema.get("type")
     return (declared in ("integer", "number") and any(w in _UNITLESS for w in words)
@@ -295,7 +296,8 @@ class MissingPropertyDescription(Rule):
                 f"property '{path}' has {what}{note}, but the tool description documents it ('{documented}'); move "
                 f"that text into the property's description, where a model filling in '{path}' reads it and where "
                 f"hosts that shorten tool descriptions keep it"),
-                Fix(f"move the tool description's text about '{path}' into its description", safe=False), severity)
+                Fix(f"move the tool description's text about '{path}' into its description", safe=False),
+                Severity.INFO)  # the model reads it already: moving it is tidying, not a defect
             return
         yield Finding(node.pointer, f"property '{path}' has {what}{note}; {advice}",
                       Fix(f"add a description to '{path}'", safe=False), severity)

@@ -14,7 +14,11 @@ tool: "MUST be called before ANY other tool", "call this tool exactly once",
 exact format", "you should always use this tool for any web search".  These
 are a warning of their own, distinct from X007's hidden instructions: nothing
 is concealed, but the tool claims a say in how the model runs the
-conversation, which belongs to the host and the user.
+conversation, which belongs to the host and the user.  An order that ties the
+tool to a task of its own ("call this before creating tables", "do not ask the
+user when only one version exists") is workflow advice and is reported as
+info; one that claims the conversation (before any other tool, for every
+search, exactly once, in this exact format) is the warning.
 
 ## Why is this bad?
 This is *shadowing*: a tool the model may never call rewrites how it uses a
@@ -59,6 +63,10 @@ from ._texts import find_in_prose, nth_text, prose_texts, text_and_words
 from ._words import MODEL_ORDERS
 
 _ORDERS = re.compile("|".join(f"(?:{p})" for p in MODEL_ORDERS), re.I)
+# what makes an order claim the conversation rather than advise on this tool's own workflow
+_CLAIMS = re.compile(r"\b(?:any|all|every)(?:\s+other)?\s+(?:tools?|calls?|actions?)\b|\b(?:exactly|only)\s+once\b|"
+                     r"\bformat\b|\bthis\s+tool\s+for\s+(?:any|all|every)\b|\bdefault\s+to\b|"
+                     r"\balways\s+(?:use|using|call|calling|prefer|choose)\s+this\s+tool\b", re.I)
 
 # "the send_email tool", "`send_email` tool", "'sendEmail' function"
 _NAMED_TOOL = re.compile(r"(?:\bthe\s+|[`'\"])([A-Za-z][\w.-]*?)[`'\"]?\s+(?:tool|function)\b", re.I)
@@ -202,10 +210,14 @@ def _orders_the_model(tool: ToolContract, ctx: LintContext) -> Finding | None:
         return None
     item, found = ordering
     start = max(0, found.start() - 20)
+    # an order that claims the whole conversation (before any other tool, for every search, exactly once, in
+    # this exact format) is a warning; one that ties this tool to a task of its own ("call this before
+    # creating tables", "do not ask the user when only one version exists") is workflow advice, info
+    claims = _CLAIMS.search(found.group(0)) is not None
     return Finding(item.pointer, (
         f"{item.where} orders the model around ('{_short(item.text[start:found.end() + 30])}'): when to "
         f"call, how often, whom not to ask or how to answer is the host's and the user's decision; say what "
-        f"the tool does and when it helps, and leave the rest out"))
+        f"the tool does and when it helps, and leave the rest out"), severity=None if claims else Severity.INFO)
 
 
 def _has_korean_directive(lowered: str) -> bool:
