@@ -92,7 +92,7 @@ def test_n002_korean_description_does_not_rescue_a_generic_name():
 
 @pytest.mark.parametrize("name, read, write", [
     ("search_and_order_food", "search", "order"),
-    ("get_or_create_user", "get", "create"),
+    ("find_then_cancel_booking", "find", "cancel"),
     ("fetchThenDelete", "fetch", "delete"),
     ("BookingSystem_filterAndBookEquipment", "filter", "book"),
 ])
@@ -106,6 +106,7 @@ def test_n003_read_joined_with_write(name, read, write):
     "create_or_update_file",       # two writes
     "search_or_list",              # two reads
     "getMenuAndReviews", "encryptAndStore", "list_orders", "read_write_file",
+    "get_or_create_user",          # one job: make sure it exists, in one call a retry cannot race
 ])
 def test_n003_negatives(name):
     assert lint(tool(name, KO_DESC), "N003") == []

@@ -174,8 +174,8 @@ def test_d008_synonym_verbs_are_still_look_alikes():
 
 # --------------------------------------------------------------------------- N003, C002
 
-def test_n003_get_or_create_is_one_job_reported_as_info_and_a_search_and_order_a_warning():
-    assert [s for _, s in found({**tool(), "name": "get_or_create_label"}, "N003")] == ["info"]
+def test_n003_get_or_create_is_one_job_and_a_search_and_order_a_warning():
+    assert found({**tool(), "name": "get_or_create_label"}, "N003") == []
     assert [s for _, s in found({**tool(), "name": "search_and_order_food"}, "N003")] == ["warning"]
 
 

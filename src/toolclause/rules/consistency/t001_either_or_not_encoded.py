@@ -46,7 +46,8 @@ schema states it: `"anyOf": [{"required": ["a"]}, {"required": ["b"]}]` (or
                  "additionalProperties": false}}
 ```
 
-At the top of an input schema the advice is to check the rule in the tool:
+At the top of an input schema the finding is info and its advice is to check
+the rule in the tool:
 Anthropic's API refuses `anyOf`/`oneOf` there (every request that lists the
 tool fails) and so does OpenAI's strict mode; the `anyOf` is offered for the
 targets that read it.  Inside a nested object, where every provider takes it,
@@ -325,7 +326,8 @@ class EitherOrNotEncoded(Rule):
                     f"(a call with none of them fails with an error naming them), since {keyword} at the top of an "
                     f"input schema is refused by Anthropic's API and OpenAI's strict mode; where only other "
                     f"targets read the schema, {suggestion} states it"),
-                    Fix(f"reject a call without one of {listed} in the tool", safe=False))
+                    Fix(f"reject a call without one of {listed} in the tool", safe=False),
+                    severity=Severity.INFO)  # the text states the rule and no schema can: the tool's own check
                 continue
             yield Finding(node.pointer,
                           f"{said}, but the schema requires none of {listed}, so {{}} validates; add {suggestion}",

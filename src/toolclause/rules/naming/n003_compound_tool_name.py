@@ -2,12 +2,11 @@
 
 ## What it does
 Finds a tool name that joins a read and a write with `and`, `or` or `then`:
-`search_and_order_food`, `get_or_create_user`, `fetchThenDelete`.  The
+`search_and_order_food`, `find_then_cancel_booking`, `fetchThenDelete`.  The
 message names the two verbs.  A load, import or parse that feeds the write
 (`load_and_register_plugin`) is one setup job, not a lookup, and is not
-reported.  A get-or-create (`get_or_create_user`) is one job too, making sure
-the thing exists in one call a retry cannot race: it is reported as info, to
-say that it writes and must not be annotated read-only.
+reported.  Nor is a get-or-create (`get_or_create_label`): one job, making sure
+the thing exists, in one call so that a retry cannot race.
 
 ## Why is this bad?
 A tool that both looks up and changes things cannot be marked read-only, so a
@@ -96,12 +95,7 @@ class CompoundToolName(Rule):
         first, second = pair
         read, write = (first, second) if _kind(first) == "read" else (second, first)
         if _ENSURE.search(tool.name):
-            # get-or-create is one job (make sure it exists), deliberately in one call so a retry cannot race:
-            # worth knowing that it writes, not a name to split
-            yield Finding("/name", f"tool name '{tool.name}' joins a read ('{read}') and a write ('{write}'): it "
-                                   f"writes whenever the thing is missing, so do not annotate it read-only",
-                          severity=Severity.INFO)
-            return
+            return  # get-or-create is one job (make sure it exists), deliberately one call so a retry cannot race
         yield Finding("/name", f"tool name '{tool.name}' joins a read ('{read}') and a write ('{write}'); "
                                f"split it into a read-only tool and a tool that changes state, "
                                f"so lookups need no confirmation",
