@@ -14,8 +14,8 @@ import pytest
 from click.testing import CliRunner
 
 from test_hardening_live import SERVE  # answers initialize, then every request with ANSWER(msg)
-from toolclause.cli import running
 from toolclause.cli.main import cli
+from toolclause.linting import run as lint_run
 from toolclause.mcp import live
 
 ONE_TOOL = '[{"name": "get_order", "description": "Returns one order by its id.", ' \
@@ -33,7 +33,7 @@ def _server(tmp_path: Path, tools: str) -> str:
 
 
 def test_timeout_bounds_the_linting_too_not_only_the_listing(tmp_path: Path, monkeypatch):
-    lint_loaded_result = running.lint_loaded_result
+    lint_loaded_result = lint_run.lint_loaded_result
     released = threading.Event()
 
     def slow_lint(*args, **kwargs):  # a lint slower than --timeout (a rule that takes minutes on one text)
@@ -42,7 +42,7 @@ def test_timeout_bounds_the_linting_too_not_only_the_listing(tmp_path: Path, mon
             time.sleep(0.05)
         return lint_loaded_result(*args, **kwargs)
 
-    monkeypatch.setattr(running, "lint_loaded_result", slow_lint)
+    monkeypatch.setattr(lint_run, "lint_loaded_result", slow_lint)  # the lint every door runs
     try:
         result = CliRunner().invoke(cli, ["lint", "--server", _server(tmp_path, ONE_TOOL), "--timeout", "8"])
     finally:

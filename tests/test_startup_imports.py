@@ -79,7 +79,7 @@ PLAIN_LINT = {
     "toolclause.lexicon.english", "toolclause.lexicon.gates",
     "toolclause.lexicon.korean", "toolclause.lexicon.text", "toolclause.linting",
     "toolclause.linting.config", "toolclause.linting.engine",
-    "toolclause.linting.placement", "toolclause.loading", "toolclause.loading.codes",
+    "toolclause.linting.placement", "toolclause.linting.run", "toolclause.loading", "toolclause.loading.codes",
     "toolclause.loading.contract_files",
     "toolclause.loading.documents", "toolclause.loading.files", "toolclause.loading.positions",
     "toolclause.loading.result", "toolclause.loading.shapes", "toolclause.loading.sources", "toolclause.loading.text",

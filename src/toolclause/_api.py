@@ -6,11 +6,13 @@ themselves; `toolclause/__init__.py` names all four.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .linting.config import LintConfig, parse_codes, parse_targets
-from .linting.engine import lint_contracts
+from .linting.run import LintRequest, run, with_texts
+from .loading import LoadResult
 from .loading.sources import load_result
 from .model import Diagnostic, ToolContract
 
@@ -21,32 +23,41 @@ if TYPE_CHECKING:
 def lint(source: Any, *, config: LintConfig | None = None, targets: Iterable[str] | None = None,
          select: Iterable[str] | None = None, ignore: Iterable[str] | None = None,
          input_format: str | None = None) -> list[Diagnostic]:
-    """Lint tools given as contracts, paths, a JSON string or parsed objects.
+    """Lint tools given as contracts, paths, a JSON string or parsed objects: the findings
+    `toolclause lint` reports, in its order (`toolclause.linting.run`, the lint every door runs).
 
-    `select` and `ignore` take rule codes or prefixes, as the command line does; one that names no
-    rule raises `ConfigError` (a ValueError) naming it, as does an unknown target.
+    `config` is used as given (none: the defaults; the API reads no configuration file).
+    `select` and `ignore` take rule codes or prefixes, as the command line does (`ignore` adds to
+    the configuration's, as `--ignore` does); one that names no rule raises `ConfigError` (a
+    ValueError) naming it, as does an unknown target.  Input that cannot be read raises ValueError.
 
     >>> [d.code for d in lint({"name": "t", "description": "Looks up one thing by id and returns it.",
     ...   "inputSchema": {"type": "object", "properties": {}, "required": ["id"]}}, select=["S003"])]
     ['S003']
     """
-    if _is_contracts(source):
-        tools, repeated = list(source), []
-    else:
-        loaded = load_result(source, input_format)
-        tools, repeated = loaded.tools, loaded.duplicate_keys
-    config = config or LintConfig()
-    config = config.with_overrides(
+    return run(LintRequest(
+        reader=_Given(source, input_format), config=config or LintConfig(),
         targets=parse_targets(list(targets)) if targets is not None else None,
         select=parse_codes(select, "select") if select is not None else None,
         ignore=parse_codes(ignore, "ignore") if ignore is not None else None,
-    )
-    diagnostics = lint_contracts(tools, config)
-    if repeated:  # keys a JSON object repeats: S001 warnings, as the command line reports them
-        from .linting.duplicate_keys import duplicate_key_warnings
+    )).diagnostics
 
-        diagnostics += duplicate_key_warnings(repeated, tools, config)
-    return diagnostics
+
+@dataclass(frozen=True)
+class _Given:
+    """What `lint()` was given, read as `load()` reads it: a ValueError, before any linting, when some of it
+    cannot be read."""
+
+    source: Any
+    input_format: str | None
+
+    def read(self, exclude: Sequence[str]) -> LoadResult:
+        if _is_contracts(self.source):
+            return LoadResult(tools=list(self.source))
+        return load_result(self.source, self.input_format)
+
+    def reread(self, before: LoadResult, fixed: Mapping[str, str], exclude: Sequence[str]) -> LoadResult:
+        return with_texts(before, fixed, self.input_format)
 
 
 def diff(old: Any, new: Any) -> DiffReport:

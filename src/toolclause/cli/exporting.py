@@ -11,15 +11,15 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ..exporting import Drift, ExportResult, dumps, export, file_drift, with_fixed_types
 from ..exporting.schema_sources import SchemaSources, read_schema_sources
-from ..linting.config import ConfigError, discover_config
-from ..linting.engine import lint_contracts
-from ..model import Diagnostic, Severity, ToolContract
+from ..linting.config import ConfigError
+from ..linting.run import Contracts, Gate, LintRequest, run
+from ..model import Diagnostic, ToolContract
 from ..targets import EXPORT_TARGETS
 from .running import CliError
 from .sources import TargetUnreadable, load_sources
@@ -90,20 +90,18 @@ def lint_errors(tools: list[ToolContract], request: ExportRequest,
                 schemas: SchemaSources | None = None) -> list[Diagnostic]:
     """The errors `toolclause lint` reports on these tools (the configuration found from the working folder,
     without its targets: the export projects for its own target, and reports what it cannot keep), less
-    those the export repairs.  Schemas for structured-output are checked by the schema rules only, as
-    written, and a `$ref` to another schema of theirs by `$id` is no error: the export copies it in."""
-    try:
-        config = discover_config(Path(request.cwd))
-    except ConfigError as exc:
-        raise CliError(str(exc)) from None
-    config = replace(config, targets=frozenset())
-    if EXPORT_TARGETS[request.target].reads == "schemas":
-        config = replace(config, select=("S",), ignore=(*config.ignore, "S011"))
+    those the export repairs, in lint's order.  Schemas for structured-output are checked by the schema rules
+    only, as written, and a `$ref` to another schema of theirs by `$id` is no error: the export copies it in."""
+    reads_schemas = EXPORT_TARGETS[request.target].reads == "schemas"
     if request.fix_types:
         tools = [with_fixed_types(t) for t in tools]
-    errors = [d for d in lint_contracts(tools, config)
-              if d.severity >= Severity.ERROR and d.code not in REPAIRED_BY_EXPORT]
-    return errors if schemas is None else _schema_errors(errors, schemas)
+    try:
+        outcome = run(LintRequest(reader=Contracts(tuple(tools)), discover_from=request.cwd, targets=frozenset(),
+                                  select=("S",) if reads_schemas else None, ignore=("S011",) if reads_schemas else None,
+                                  gate=Gate(repaired=REPAIRED_BY_EXPORT)))
+    except ConfigError as exc:
+        raise CliError(str(exc)) from None
+    return outcome.blocking if schemas is None else _schema_errors(outcome.blocking, schemas)
 
 
 def _schema_errors(errors: list[Diagnostic], schemas: SchemaSources) -> list[Diagnostic]:

@@ -1,23 +1,50 @@
-"""`--fix`: the file side — read each tool file, fix its text, write it back in place.
+"""`--fix`: the file side — read each tool file, write its fixed text back in place.
 
-Fixing the text is pure (`linting.fix_text`, which keeps the file's layout);
-here are only the reading, the atomic write (the file's mode kept) and the
-summary of a pass.  Standard input is never written back.  With `--diff` the
-fixed texts stay in memory (`texts`) and `unified_diff` shows them.
+The fixes themselves (which apply, pass after pass, to each file's text, by the
+pure `linting.fix_text`, which keeps the file's layout) are `linting.run`'s;
+here are only the reading, the refusal of a read-only file and the atomic write
+(the file's mode kept): `Files`, the `FixFiles` the command line gives a lint.
+Standard input is never written back.  With `--diff` the fixed texts stay in
+memory (`texts`) and `unified_diff` shows them.
 """
 
 from __future__ import annotations
 
 import difflib
 import os
-from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
-from ..linting.fix import SkippedFix, safe_edits
-from ..linting.fix_text import FixRefused, fix_text
-from ..model import Diagnostic, ToolContract
-from ..report.base import FixSummary
+from ..linting.fix import SkippedFix
+from ..linting.run import fix_file as fix_one
+from ..model import Diagnostic
+
+
+@dataclass
+class Files:
+    """The files --fix reads and writes back in place; with `kept` (--diff's), the fixed texts stay there, keyed
+    by path, and nothing is written."""
+
+    kept: dict[str, str] | None = None
+
+    def read(self, file: str) -> str:
+        path = Path(file)
+        if self.kept is not None and str(path) in self.kept:
+            return self.kept[str(path)]
+        return path.read_bytes().decode("utf-8")
+
+    def refusal(self, file: str) -> str | None:
+        if self.kept is None and _read_only(Path(file)):
+            # a read-only file is one its owner protected: refuse, as editors do, rather than replace it
+            return f"{Path(file)} is read-only; --fix does not write it"
+        return None
+
+    def write(self, file: str, text: str) -> None:
+        if self.kept is not None:
+            self.kept[str(Path(file))] = text
+        else:
+            _write_atomically(Path(file), text)
 
 
 def fix_file(path: Path, diagnostics: Sequence[Diagnostic],
@@ -26,33 +53,8 @@ def fix_file(path: Path, diagnostics: Sequence[Diagnostic],
 
     With `texts` ({file: its text so far}), nothing is written: the fixed text goes there.
     """
-    try:
-        original = texts[str(path)] if texts is not None and str(path) in texts else \
-            path.read_bytes().decode("utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        return [], [SkippedFix(d, f"cannot read {path}: {exc}") for d in diagnostics], False
-    if texts is None and _read_only(path):
-        # a read-only file is one its owner protected: refuse, as editors do, rather than replace it
-        return [], [SkippedFix(d, f"{path} is read-only; --fix does not write it", refused=True)
-                    for d in diagnostics], False
-    try:
-        fixed = fix_text(original, str(path), diagnostics)
-    except FixRefused as exc:
-        return [], [SkippedFix(d, f"{path}: {exc}", refused=True) for d in diagnostics], False
-    except Exception as exc:  # the file changed since it was linted, or cannot be re-read
-        reason = f"cannot re-read {path} to fix it: {exc or type(exc).__name__}"
-        return [], [SkippedFix(d, reason) for d in diagnostics], False
-    if fixed.text == original:
-        return [], fixed.skipped, False
-    if texts is not None:
-        texts[str(path)] = fixed.text
-        return fixed.applied, fixed.skipped, True
-    try:
-        _write_atomically(path, fixed.text)
-    except OSError as exc:
-        unwritten = [SkippedFix(d, f"cannot write {path}: {exc.strerror or exc}") for d in fixed.applied]
-        return [], fixed.skipped + unwritten, False
-    return fixed.applied, fixed.skipped, True
+    applied, skipped, written = fix_one(str(path), diagnostics, Files(texts))
+    return applied, skipped, written is not None
 
 
 def _read_only(path: Path) -> bool:
@@ -97,28 +99,6 @@ def _write_atomically(path: Path, text: str) -> None:
     except BaseException:
         Path(temp).unlink(missing_ok=True)
         raise
-
-
-def fix_pass(diagnostics: Iterable[Diagnostic], tools: Sequence[ToolContract],
-             texts: dict[str, str] | None = None) -> FixSummary:
-    """One pass: every safe fix of `diagnostics` applied to its file (or, with `texts`, to its text there)."""
-    summary = FixSummary()
-    by_file: dict[str, list[Diagnostic]] = defaultdict(list)
-    for d in diagnostics:
-        if not safe_edits(d) or not d.file:
-            continue
-        if d.file == "-":
-            if not summary.notes:
-                summary.notes.append("standard input is never written back; fixes for it were not applied")
-            continue
-        by_file[d.file].append(d)
-    for file, group in by_file.items():
-        applied, skipped, written = fix_file(Path(file), group, texts)
-        summary.applied.extend(applied)
-        summary.skipped.extend(skipped)
-        if written:
-            summary.files_changed.append(file)
-    return summary
 
 
 def unified_diff(before: str, after: str, name: str) -> str:

@@ -1,8 +1,13 @@
-"""Running `toolclause lint`: request in, finished run out.
+"""Running `toolclause lint`: the command line's request in, finished run out.
 
 Kept apart from argument parsing (main.py) so it can be called and tested
-without click.  It reads and writes files (inputs, --fix, baselines) but never
-prints or exits: problems the user must fix are raised as `CliError` (exit 2).
+without click.  The lint itself is `toolclause.linting.run` (LintRequest →
+LintOutcome), the one every door calls; here are what is the command line's
+own: its flags turned into that request, the reading of Python targets, live
+servers and standard input, the files --fix writes (or keeps for --diff), the
+baseline files, a live lint's time limit, and the finished `LintRun` for the
+reporters.  It never prints or exits: problems the user must fix are raised as
+`CliError` (exit 2).
 """
 
 from __future__ import annotations
@@ -10,32 +15,23 @@ from __future__ import annotations
 import os
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..linting.config import ConfigError, LintConfig, discover_config, parse_codes, parse_targets, read_config_file
-from ..linting.engine import LintReport, lint_contracts, lint_loaded, sort_diagnostics, tool_sets
+from ..linting import run as lint_run
+from ..linting.config import ConfigError, LintConfig, parse_codes, parse_targets
+from ..linting.run import BATCH_TOOLS, MAX_FIX_PASSES, Progress, lint_in_batches, lint_loaded_result
 from ..loading import LoadResult, load_paths
-from ..loading.contract_files import load_file_text
-from ..model import Diagnostic, ToolContract
 from ..report.base import FixSummary, LintRun, failing_severity
-from ..rules.base import LintContext
 
 if TYPE_CHECKING:
     from ..linting.baseline import Accepted
 
 # The fixer (with difflib) and baselines are imported by the runs that use them (--fix, --diff,
 # --baseline, --write-baseline): a plain lint pays for neither.
-
-MAX_FIX_PASSES = 5  # a fix may expose another (an unknown type fixed to "object" is then an open object)
-BATCH_TOOLS = 500
-LONG_RUN_TOOLS = 2000  # a progress bar is worth showing above this many tools…
-LONG_RUN_FILES = 50  # …or this many files
-
-Progress = Callable[[int, int], None]  # (tools done, tools in all)
 
 
 class CliError(Exception):
@@ -44,6 +40,8 @@ class CliError(Exception):
 
 @dataclass(frozen=True)
 class LintRequest:
+    """`toolclause lint`'s flags (the command line's request; `linting.run.LintRequest` is the lint's)."""
+
     paths: tuple[str, ...]
     targets: str | None = None
     select: str | None = None
@@ -78,77 +76,55 @@ def _selectors(value: str | None, option: str) -> tuple[str, ...] | None:
         raise CliError(str(exc)) from None
 
 
-def build_config(request: LintRequest) -> LintConfig:
-    """The configuration file (given, or found from the working directory) with the flags on top."""
+def _configured(request: LintRequest) -> dict[str, Any]:
+    """The lint request's configuration fields: the file given (it must exist), else the one found from the
+    working directory, with the flags on top."""
+    found: dict[str, Any] = {"discover_from": request.cwd}
+    if request.config_file:
+        path = Path(request.cwd, request.config_file)
+        if not path.is_file():
+            raise CliError(f"--config {request.config_file}: no such file")
+        found = {"config_file": path}
     try:
-        if request.config_file:
-            path = Path(request.cwd, request.config_file)
-            if not path.is_file():
-                raise CliError(f"--config {request.config_file}: no such file")
-            config = read_config_file(path)
-        else:
-            config = discover_config(Path(request.cwd))
         targets = parse_targets(request.targets) if request.targets is not None else None
     except ConfigError as exc:
         raise CliError(str(exc)) from None
-    select = _selectors(request.select, "--select")
-    ignore = _selectors(request.ignore, "--ignore")
-    return config.with_overrides(
-        targets=targets,
-        select=select,
-        # flags add to the configuration's ignores, as a one-off exception would
-        ignore=tuple(config.ignore) + ignore if ignore else None,
-        fail_on=request.fail_on,
-        exclude=tuple(config.exclude) + request.exclude if request.exclude else None,
-    )
+    return {**found, "targets": targets, "select": _selectors(request.select, "--select"),
+            "ignore": _selectors(request.ignore, "--ignore"), "fail_on": request.fail_on,
+            "exclude": request.exclude}
 
 
-# --------------------------------------------------------------------------- linting
+# --------------------------------------------------------------------------- reading
 
-def lint_in_batches(tools: Sequence[ToolContract], config: LintConfig, progress: Progress) -> list[Diagnostic]:
-    """The same findings as one lint_contracts call, reported as it goes.
-
-    Batches hold whole tool sets (`tool_sets`), so list rules see exactly the
-    tools they would in one call; one context keeps rule caches.
-    """
-    ctx = LintContext(targets=config.targets, options=config.rule_options, budgets=config.budgets)
-    diagnostics: list[Diagnostic] = []
-    batch: list[ToolContract] = []
-    done = 0
-    for members in tool_sets(tools, config.toolset):
-        batch.extend(members)
-        if len(batch) >= BATCH_TOOLS:
-            diagnostics.extend(lint_contracts(batch, config, ctx))
-            done += len(batch)
-            progress(done, len(tools))
-            batch = []
-    if batch:
-        diagnostics.extend(lint_contracts(batch, config, ctx))
-        progress(len(tools), len(tools))
-    sort_diagnostics(diagnostics)
-    return diagnostics
+def _is_live(request: LintRequest) -> bool:
+    return request.server is not None or request.url is not None or request.mcp_config is not None
 
 
-def lint_loaded_result(loaded: LoadResult, config: LintConfig, progress: Progress | None,
-                       jobs: int = 1) -> LintReport:
-    long_run = len(loaded.tools) > LONG_RUN_TOOLS or loaded.files >= LONG_RUN_FILES
-    if progress is None or not long_run or jobs > 1:
-        return lint_loaded(loaded.tools, loaded.unreadable, loaded.files, config, jobs)
-    diagnostics = lint_in_batches(loaded.tools, config, progress)
-    return LintReport(diagnostics=diagnostics, tools=len(loaded.tools), files=loaded.files,
-                      unreadable=list(loaded.unreadable))
+class _Sources:
+    """What `toolclause lint` reads: paths (Python targets and standard input too), or live servers."""
+
+    __slots__ = ("request",)
+
+    def __init__(self, request: LintRequest) -> None:
+        self.request = request
+
+    def read(self, exclude: Sequence[str]) -> LoadResult:
+        if _is_live(self.request):
+            return _load_live(self.request)
+        from .sources import TargetUnreadable, load_sources  # Python TARGETs (app.py:box) beside files
+
+        try:
+            return load_sources(list(self.request.paths), _format(self.request), exclude)
+        except TargetUnreadable as exc:
+            raise CliError(str(exc)) from None
+
+    def reread(self, before: LoadResult, fixed: Mapping[str, str], exclude: Sequence[str]) -> LoadResult:
+        # written files are read again from the disk; --diff's fixed texts, from memory
+        return _reload_after_fix(self.request, before, exclude, dict(fixed) if self.request.diff else None)
 
 
-def _load(request: LintRequest, exclude: Sequence[str]) -> LoadResult:
-    if request.server is not None or request.url is not None or request.mcp_config is not None:
-        return _load_live(request)
-    fmt = None if request.input_format == "auto" else request.input_format
-    from .sources import TargetUnreadable, load_sources  # Python TARGETs (app.py:box) beside files
-
-    try:
-        return load_sources(list(request.paths), fmt, exclude)
-    except TargetUnreadable as exc:
-        raise CliError(str(exc)) from None
+def _format(request: LintRequest) -> str | None:
+    return None if request.input_format == "auto" else request.input_format
 
 
 def _load_live(request: LintRequest) -> LoadResult:
@@ -174,67 +150,15 @@ def _reload_after_fix(request: LintRequest, first: LoadResult, exclude: Sequence
     """Read the files again (those in `texts` from there); standard input cannot be re-read, so its tools
     are kept as they were."""
     on_disk = tuple(p for p in request.paths if p != "-")
-    fmt = None if request.input_format == "auto" else request.input_format
+    fmt = _format(request)
     loaded = load_paths(list(on_disk), fmt, exclude=exclude) if on_disk else LoadResult()
     if texts:
-        loaded.tools = [t for t in loaded.tools if t.origin.file not in texts]
-        loaded.unreadable = [u for u in loaded.unreadable if u.file not in texts]
-        loaded.fixtures = [f for f in loaded.fixtures if f.origin.file not in texts]
-        loaded.duplicate_keys = [d for d in loaded.duplicate_keys if d.file not in texts]
-        for file, text in texts.items():
-            again = load_file_text(text, file, Path(file), fmt)
-            loaded.tools.extend(again.tools)
-            loaded.unreadable.extend(again.unreadable)
-            loaded.fixtures.extend(again.fixtures)
-            loaded.duplicate_keys.extend(again.duplicate_keys)
-            loaded.documents.update(again.documents)
+        loaded = lint_run.with_texts(loaded, texts, fmt)
     if "-" in request.paths:
         loaded.tools.extend(t for t in first.tools if t.origin.file == "-")
         loaded.unreadable.extend(u for u in first.unreadable if u.file == "-")
         loaded.files += 1
     return loaded
-
-
-def _merge_fixes(total: FixSummary, one: FixSummary) -> None:
-    total.applied.extend(one.applied)
-    total.files_changed.extend(f for f in one.files_changed if f not in total.files_changed)
-    total.notes.extend(n for n in one.notes if n not in total.notes)
-    total.skipped = one.skipped  # a fix skipped earlier is tried again on each pass; the last word counts
-
-
-def _fix(request: LintRequest, loaded: LoadResult, report: LintReport, config: LintConfig,
-         progress: Progress | None) -> tuple[LoadResult, LintReport, FixSummary]:
-    from ..linting.fix import SkippedFix, can_write_back
-    from .fixing import fix_pass
-
-    total = FixSummary()
-    texts: dict[str, str] | None = {} if request.diff else None
-    for _ in range(MAX_FIX_PASSES):
-        one = fix_pass(report.diagnostics, loaded.tools, texts)
-        _merge_fixes(total, one)
-        if not one.files_changed:
-            break
-        loaded = _reload_after_fix(request, loaded, config.exclude, texts)
-        report = lint_loaded_result(loaded, config, progress, request.jobs)
-    remaining = [d for d in report.diagnostics
-                 if d.fix is not None and d.fix.safe and d.fix.edits and can_write_back(d.file)]
-    reported = {id(s.diagnostic) for s in total.skipped}
-    total.skipped.extend(SkippedFix(d, f"still present after {MAX_FIX_PASSES} passes of --fix")
-                         for d in remaining if id(d) not in reported and any(d.file == f for f in total.files_changed))
-    if texts is not None:
-        total.diff = "".join(_diff_of(file, text, request.cwd) for file, text in texts.items())
-    return loaded, report, total
-
-
-def _diff_of(file: str, text: str, cwd: str) -> str:
-    from .fixing import unified_diff
-
-    try:
-        before = Path(file).read_bytes().decode("utf-8")
-    except (OSError, UnicodeDecodeError):
-        return ""
-    name = os.path.relpath(file, cwd) if os.path.isabs(file) else os.path.normpath(file)
-    return unified_diff(before, text, Path(name).as_posix())
 
 
 # --------------------------------------------------------------------------- baselines
@@ -262,16 +186,42 @@ def _base_dir(baseline_path: str) -> str:
     return os.path.dirname(baseline_path) or "."
 
 
-def _write_baseline(request: LintRequest, diagnostics: Iterable[Diagnostic]) -> Accepted:
-    assert request.write_baseline
-    from ..linting.baseline import dumps_baseline, parse_baseline
+def _baseline(request: LintRequest, accepted: Accepted | None) -> lint_run.Baseline | None:
+    """--write-baseline (every finding accepted, written to its file) or --baseline (those it accepts hidden)."""
+    if request.write_baseline:
+        written = request.write_baseline
 
-    text = dumps_baseline(diagnostics, _base_dir(request.write_baseline), request.cwd)
+        def write(text: str) -> None:
+            try:
+                Path(request.cwd, written).write_text(text, encoding="utf-8")
+            except OSError as exc:
+                raise CliError(f"--write-baseline {written}: cannot write: {exc.strerror or exc}") from None
+
+        return lint_run.Baseline(folder=_base_dir(written), cwd=request.cwd, write=write)
+    if request.baseline and accepted is not None:
+        return lint_run.Baseline(folder=_base_dir(request.baseline), cwd=request.cwd, accepted=accepted)
+    return None
+
+
+# --------------------------------------------------------------------------- --fix and --diff
+
+def _fix_summary(fixes: lint_run.Fixes, request: LintRequest) -> FixSummary:
+    summary = FixSummary(applied=fixes.applied, skipped=fixes.skipped, files_changed=fixes.files_changed,
+                         notes=fixes.notes)
+    if request.diff:
+        summary.diff = "".join(_diff_of(file, text, request.cwd) for file, text in fixes.texts.items())
+    return summary
+
+
+def _diff_of(file: str, text: str, cwd: str) -> str:
+    from .fixing import unified_diff
+
     try:
-        Path(request.cwd, request.write_baseline).write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise CliError(f"--write-baseline {request.write_baseline}: cannot write: {exc.strerror or exc}") from None
-    return parse_baseline(text, request.write_baseline)
+        before = Path(file).read_bytes().decode("utf-8")
+    except (OSError, UnicodeDecodeError):
+        return ""
+    name = os.path.relpath(file, cwd) if os.path.isabs(file) else os.path.normpath(file)
+    return unified_diff(before, text, Path(name).as_posix())
 
 
 # --------------------------------------------------------------------------- the run
@@ -304,49 +254,54 @@ def _within(seconds: float | None, label: str) -> Iterator[None]:
         signal.signal(signal.SIGALRM, previous)
 
 
-def run_lint(request: LintRequest, progress: Progress | None = None) -> tuple[LintRun, LintConfig]:
-    config = build_config(request)
-    accepted = _read_baseline(request)  # a bad baseline fails before any work
+def _fix_files(request: LintRequest) -> lint_run.FixFiles | None:
+    """--fix writes the files back; --diff keeps the fixed texts in memory."""
+    if not (request.fix or request.diff):
+        return None
+    from .fixing import Files  # only a run that fixes
+
+    return Files({} if request.diff else None)
+
+
+def _bound(request: LintRequest) -> Callable[[], AbstractContextManager[Any]] | None:
+    """A live lint's --timeout bounds it whole: what reading the server left of it is the linting's."""
+    if request.server is None and request.url is None:
+        return None
     started = time.monotonic()
-    loaded = _load(request, config.exclude)
-    if request.server is not None or request.url is not None:
-        # --timeout bounds the whole live lint: what listing left of it is the linting's
-        label = f"server '{request.server}'" if request.server is not None else f"server {request.url}"
-        with _within(request.timeout - (time.monotonic() - started), label):
-            report = lint_loaded_result(loaded, config, progress)
-    else:
-        report = lint_loaded_result(loaded, config, progress, request.jobs)
-    if loaded.duplicate_keys:
-        from ..linting.duplicate_keys import duplicate_key_warnings  # only a file that repeats a key needs it
+    label = f"server '{request.server}'" if request.server is not None else f"server {request.url}"
+    return lambda: _within(request.timeout - (time.monotonic() - started), label)
 
-        report.diagnostics.extend(duplicate_key_warnings(loaded.duplicate_keys, loaded.tools, config))
-        sort_diagnostics(report.diagnostics)
-    fixes = None
-    if request.fix or request.diff:
-        loaded, report, fixes = _fix(request, loaded, report, config, progress)
-    hidden = 0
-    baseline_dir = None
-    if request.write_baseline:
-        accepted = _write_baseline(request, report.diagnostics)
-        baseline_dir = _base_dir(request.write_baseline)
-    elif request.baseline:
-        baseline_dir = _base_dir(request.baseline)
+
+def lint_request(request: LintRequest, progress: Progress | None = None) -> lint_run.LintRequest:
+    """The lint `toolclause lint` runs for these flags (the baseline read first: a bad one fails before any work)."""
+    configured = _configured(request)
+    accepted = _read_baseline(request)
+    bound = _bound(request)
+    return lint_run.LintRequest(reader=_Sources(request), **configured, jobs=1 if bound is not None else request.jobs,
+                                progress=progress, bound=bound, fix=_fix_files(request),
+                                baseline=_baseline(request, accepted))
+
+
+def run_lint(request: LintRequest, progress: Progress | None = None) -> tuple[LintRun, LintConfig]:
+    lint = lint_request(request, progress)
+    try:
+        outcome = lint_run.run(lint)
+    except ConfigError as exc:
+        raise CliError(str(exc)) from None
     notes = []
-    if accepted is not None and baseline_dir is not None:
-        from ..linting.baseline import BASELINE_VERSION, filter_new
+    accepted = lint.baseline.accepted if lint.baseline is not None else None
+    if accepted is not None and request.baseline:
+        from ..linting.baseline import BASELINE_VERSION
 
-        report.diagnostics, hidden = filter_new(report.diagnostics, accepted, baseline_dir, request.cwd)
         if accepted.version < BASELINE_VERSION:
             notes.append(f"the baseline {request.baseline} is version {accepted.version}, which knows findings by "
                          f"their place in the file; write it again with --write-baseline {request.baseline} so "
                          f"that moving or inserting tools does not bring them back")
-    tools_by_file: dict[str, list[str]] = {}
-    for tool in loaded.tools:
-        tools_by_file.setdefault(tool.origin.file, []).append(tool.name)
-    run = LintRun(report=report, tools_by_file=tools_by_file, hidden_by_baseline=hidden, fixes=fixes,
-                  baseline_written=request.write_baseline, cwd=request.cwd, statistics=request.statistics,
-                  notes=notes, fail_on=config.fail_on)
-    return run, config
+    fixes = _fix_summary(outcome.fixes, request) if outcome.fixes is not None else None
+    run = LintRun(report=outcome.report, tools_by_file=outcome.tools_by_file,
+                  hidden_by_baseline=outcome.hidden_by_baseline, fixes=fixes, baseline_written=request.write_baseline,
+                  cwd=request.cwd, statistics=request.statistics, notes=notes, fail_on=outcome.config.fail_on)
+    return run, outcome.config
 
 
 def exit_code(run: LintRun, fail_on: str) -> int:
@@ -362,4 +317,5 @@ def exit_code(run: LintRun, fail_on: str) -> int:
     return 1 if any(d.severity >= threshold for d in run.report.diagnostics) else 0
 
 
-__all__ = ["CliError", "LintRequest", "build_config", "exit_code", "lint_in_batches", "run_lint"]
+__all__ = ["BATCH_TOOLS", "MAX_FIX_PASSES", "CliError", "LintRequest", "exit_code",
+           "lint_in_batches", "lint_loaded_result", "lint_request", "run_lint"]

@@ -10,19 +10,19 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ..exporting import LINT_TARGETS as EXPORT_LINT_TARGETS
 from ..exporting import TARGETS, ExportResult, dumps, export
 from ..linting.config import ConfigError, LintConfig, discover_config, parse_targets
-from ..linting.engine import lint_contracts, sort_diagnostics
 from ..linting.fix import safe_edits
 from ..linting.fix_text import fix_text
-from ..loading import LoadResult, detect_kind, load_text
+from ..linting.run import Gate, LintRequest, Text, run
+from ..loading import LoadResult, detect_kind
 from ..loading.files import iter_files
-from ..model import Diagnostic, Severity, ToolContract
+from ..model import Diagnostic, ToolContract
 from ..rules import ALL_RULES
 from ..rules.docs import SECTIONS, parse_doc
 from ..targets import EXPORT_TARGETS, LINT_TARGETS
@@ -55,9 +55,11 @@ def _name(value: Any) -> str:
     return value
 
 
-def _targets(value: Any) -> frozenset[str]:
+def _targets(value: Any) -> frozenset[str] | None:
+    """The targets the page ticked (none ticked: none); not sent: the configured ones, as `toolclause lint`
+    without --target."""
     if value is None:
-        return frozenset()
+        return None
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise RequestError("targets must be a list of names")
     try:
@@ -66,8 +68,13 @@ def _targets(value: Any) -> frozenset[str]:
         raise RequestError(str(exc)) from None
 
 
+def _source(text: str, name: str) -> Text:
+    """The page's text, read as `toolclause lint` reads the file of that name (an empty editor holds nothing)."""
+    return Text(text, name, blank_is_empty=True)
+
+
 def _load(text: str, name: str) -> LoadResult:
-    return load_text(text, name) if text.strip() else LoadResult(files=1)
+    return _source(text, name).read(())
 
 
 def detected_format(tools: Sequence[ToolContract]) -> str | None:
@@ -87,11 +94,11 @@ class Linted:
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
 
-def _lint(text: str, name: str, config: LintConfig) -> Linted:
-    loaded = _load(text, name)
-    diagnostics = lint_contracts(loaded.tools, config) if loaded.tools else []
-    sort_diagnostics(diagnostics)
-    return Linted(detect_kind(name, text), loaded, diagnostics)
+def _lint(text: str, name: str, base: LintConfig, targets: frozenset[str] | None) -> Linted:
+    """The lint `toolclause lint` runs on this text as the file `name`, with the playground's configuration (the
+    one found from the folder it was opened on) and the targets the page sent on top."""
+    outcome = run(LintRequest(reader=_source(text, name), config=base, targets=targets))
+    return Linted(detect_kind(name, text), outcome.loaded, outcome.diagnostics)
 
 
 def finding_key(d: Diagnostic) -> str:
@@ -119,8 +126,7 @@ def lint_request(body: Mapping[str, Any], base: LintConfig) -> dict[str, Any]:
     """{text, name?, targets?, seq?} → the findings, with the detected format and the tools read (and seq)."""
     seq = _seq(body.get("seq"))
     text, name = _text(body.get("text")), _name(body.get("name"))
-    config = replace(base, targets=_targets(body.get("targets")))
-    linted = _lint(text, name, config)
+    linted = _lint(text, name, base, _targets(body.get("targets")))
     summary = {label: 0 for label in ("error", "warning", "info")}
     for d in linted.diagnostics:
         summary[d.severity.label] += 1
@@ -138,11 +144,11 @@ def fix_request(body: Mapping[str, Any], base: LintConfig) -> dict[str, Any]:
     it is applied to; a key that no longer names a finding is reported, not applied.
     """
     text, name = _text(body.get("text")), _name(body.get("name"))
-    config = replace(base, targets=_targets(body.get("targets")))
+    targets = _targets(body.get("targets"))
     keys = body.get("keys")
     if keys != "all" and (not isinstance(keys, list) or not all(isinstance(k, str) for k in keys)):
         raise RequestError('keys must be a list of finding keys, or "all"')
-    linted = _lint(text, name, config)
+    linted = _lint(text, name, base, targets)
     chosen = [d for d in linted.diagnostics if safe_edits(d) and (keys == "all" or finding_key(d) in keys)]
     if not chosen:
         return {"text": text, "applied": [], "skipped": [], "changed": False,
@@ -163,11 +169,11 @@ def _export_check(result: ExportResult, target: str, strict: bool) -> dict[str, 
     lint_as = EXPORT_LINT_TARGETS.get((target, strict))
     if lint_as is None:
         return None
-    read_back = load_text(dumps(result.document() if target != "mcp" else result.payload), f"{target}.json")
-    config = LintConfig(select=("S", "P", "N001"), targets=frozenset({lint_as}))
-    errors = [d for d in lint_contracts(read_back.tools, config) if d.severity >= Severity.ERROR]
-    return {"lint_target": lint_as, "tools": len(read_back.tools),
-            "errors": [{"code": d.code, "tool": d.tool, "message": d.message} for d in errors]}
+    read_back = Text(dumps(result.document() if target != "mcp" else result.payload), f"{target}.json")
+    outcome = run(LintRequest(reader=read_back, config=LintConfig(select=("S", "P", "N001")),
+                              targets=frozenset({lint_as}), gate=Gate()))
+    return {"lint_target": lint_as, "tools": len(outcome.loaded.tools),
+            "errors": [{"code": d.code, "tool": d.tool, "message": d.message} for d in outcome.blocking]}
 
 
 def export_request(body: Mapping[str, Any]) -> dict[str, Any]:
