@@ -108,12 +108,13 @@ def test_every_tool_is_listed_and_every_error_arrives_as_a_tool_error(env):
     assert by_name["search_restaurants"]["_meta"]["openai/outputTemplate"] == "ui://widget/restaurants.html"
 
     for code, result in seen["errors"].items():
-        assert result.is_error, code
-        envelope = result.structured_content
+        assert result.is_error and result.structured_content is None, code  # the envelope is the text
+        envelope = json.loads(result.content[0].text)
         expected = "VALIDATION_ERROR" if code == "quantity" else code
         assert envelope["ok"] is False and envelope["error"]["code"] == expected, (code, envelope)
-        assert result.content[0].text.startswith(expected + ": ")
-    assert "'items/0/quantity' must be 1 to 20" in seen["errors"]["quantity"].content[0].text
+        assert envelope["traceId"] and isinstance(envelope["error"]["retryable"], bool)
+    assert "'items/0/quantity' must be 1 to 20" in json.loads(seen["errors"]["quantity"].content[0].text)["error"][
+        "message"]
 
     assert not seen["placed"].is_error and seen["replay"].structured_content == seen["placed"].structured_content
     assert seen["replay"].meta == {"toolclause/replayed": True} and seen["placed"].meta is None

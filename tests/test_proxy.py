@@ -17,6 +17,7 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 
 from toolclause.cli.main import cli
 from toolclause.mcp.proxy import key_parameter
+from toolclause.runtime.envelope import envelope_in
 
 UPSTREAM = Path(__file__).parent / "fixtures" / "serving" / "upstream.py"
 
@@ -54,9 +55,10 @@ def test_the_proxy_validates_checks_and_runs_a_keyed_call_once(tmp_path):
     assert seen["retry"].structured_content == {"id": 1} and seen["retry"].meta == {"toolclause/replayed": True}
     assert seen["meta"].structured_content == {"id": 2}
     # the request's _meta key wins over the argument: the same key with other arguments is a reuse
-    assert seen["meta_retry"].structured_content["error"]["code"] == "IDEMPOTENCY_KEY_REUSED"
-    errors = {name: seen[name].structured_content["error"] for name in ("invalid", "bad_output", "fails")}
-    assert all(seen[name].is_error for name in errors)
+    assert envelope_in(seen["meta_retry"])["error"]["code"] == "IDEMPOTENCY_KEY_REUSED"
+    errors = {name: envelope_in(seen[name])["error"] for name in ("invalid", "bad_output", "fails")}
+    # the envelope is the text: an error carries no structuredContent
+    assert all(seen[name].is_error and seen[name].structured_content is None for name in errors)
     assert errors["invalid"]["code"] == "VALIDATION_ERROR" and "'txt' given, 'text' expected" in \
         errors["invalid"]["message"]
     assert errors["bad_output"]["code"] == "OUTPUT_CONTRACT_VIOLATION"
@@ -111,7 +113,7 @@ def test_a_proxy_in_front_of_a_server_over_http_keeps_its_error_codes(tmp_path):
         seen = anyio.run(session_run, url)
     assert seen["names"] == ["echo", "record", "wait", "record_slowly"]
     assert seen["ok"].structured_content == {"text": "hi", "length": 2}
-    assert seen["empty"].is_error and seen["empty"].structured_content["error"]["code"] == "EMPTY_TEXT"
+    assert seen["empty"].is_error and envelope_in(seen["empty"])["error"]["code"] == "EMPTY_TEXT"
 
 
 def test_clients_reach_the_proxy_over_streamable_http(tmp_path):

@@ -14,6 +14,7 @@ from openai.types.chat import ChatCompletionToolMessageParam
 from pydantic import TypeAdapter
 
 from toolclause import Result, Toolbox, ToolError
+from toolclause.runtime.envelope import envelope_in
 
 OPENAI = TypeAdapter(ChatCompletionToolMessageParam)
 ANTHROPIC = TypeAdapter(ToolResultBlockParam)
@@ -59,9 +60,11 @@ def test_to_mcp_is_a_valid_call_tool_result(index):
     assert len(parsed.content) == 1 and parsed.content[0].type == "text"
     if result.ok:
         assert json.loads(parsed.content[0].text) == result.data
-    else:
-        assert parsed.structured_content == result.to_dict()
-        assert parsed.content[0].text.startswith(result.error.code + ": ")
+    else:  # the envelope as compact JSON text, and nothing a client would check against the outputSchema
+        assert parsed.structured_content is None and "structuredContent" not in shape
+        assert json.loads(parsed.content[0].text) == result.to_dict()
+        assert parsed.content[0].text == json.dumps(result.to_dict(), ensure_ascii=False, separators=(",", ":"))
+        assert envelope_in(shape) == envelope_in(parsed) == result.to_dict()
 
 
 def test_mcp_success_shapes():
@@ -70,6 +73,23 @@ def test_mcp_success_shapes():
     assert count.to_mcp()["structuredContent"] == {"result": 3}       # the outputSchema is wrapped
     assert note.to_mcp()["structuredContent"] == {"result": "closed on Monday"}
     assert count.data == 3 and count.to_dict() == {"ok": True, "data": 3}
+    assert note.to_mcp(wrap=True)["structuredContent"] == {"result": "closed on Monday"}  # wrapped once
+    assert ok.to_mcp(wrap=True)["structuredContent"] == {"result": {"order_id": "o1", "items": []}}
+    assert all(envelope_in(r.to_mcp()) is None for r in (ok, count, note))
+
+
+def test_envelope_in_reads_the_text_or_an_older_servers_structured_content():
+    failed = outcomes()[3]
+    envelope = failed.to_dict()
+    assert envelope_in(failed.to_mcp()) == envelope
+    older = {"content": [{"type": "text", "text": "ORDER_NOT_FOUND: No order with that id."}],
+             "structuredContent": envelope, "isError": True}
+    assert envelope_in(older) == envelope
+    for not_ours in ({"content": [{"type": "text", "text": "disk full"}], "isError": True},
+                     {"content": [{"type": "text", "text": '{"ok": false, "error": "disk full"}'}], "isError": True},
+                     {"content": [{"type": "text", "text": "{not json"}], "isError": True},
+                     {"content": [], "isError": True}, {}):
+        assert envelope_in(not_ours) is None
 
 
 @pytest.mark.parametrize("index", range(7))

@@ -51,6 +51,13 @@ def wire(model: Any) -> dict[str, Any]:
     return model.model_dump(by_alias=True, mode="json", exclude_none=True)
 
 
+def envelope(result: Any) -> dict[str, Any]:
+    """A failed call's envelope: the JSON of its one text block (an error carries no structuredContent,
+    which a client would check against the tool's outputSchema)."""
+    assert result.is_error and result.structured_content is None and len(result.content) == 1
+    return json.loads(result.content[0].text)
+
+
 @asynccontextmanager
 async def stdio_session(env: dict[str, str], target: str = "app.py:server", *extra: str):
     params = StdioServerParameters(command=SERVE[0], args=[*SERVE[1:], target, *extra], env=env, cwd=str(APPS))
@@ -109,12 +116,14 @@ def test_stdio_lists_every_tool_with_its_contract_and_calls_through_the_gate(env
                 "UNKNOWN_TOOL": await session.call_tool("ecoh", {"text": "hi"}),
             }
             for code, result in failures.items():
-                assert result.is_error, code
-                envelope = result.structured_content
-                assert envelope["ok"] is False and envelope["error"]["code"] == code and envelope["traceId"]
-                assert len(result.content) == 1 and result.content[0].text.startswith(f"{code}: ")
-            assert "'txt' given, 'text' expected" in failures["VALIDATION_ERROR"].structured_content["error"]["message"]
-            assert "did you mean 'echo'" in failures["UNKNOWN_TOOL"].content[0].text
+                said = envelope(result)
+                assert said["ok"] is False and said["error"]["code"] == code and said["traceId"]
+                assert said["error"]["retryable"] is False and said["error"]["userAction"] == "fix_arguments"
+                assert result.content[0].text == json.dumps(said, ensure_ascii=False, separators=(",", ":"))
+            assert envelope(failures["EMPTY_TEXT"])["error"]["message"] == \
+                "echo: the text is empty; send at least one character"
+            assert "'txt' given, 'text' expected" in envelope(failures["VALIDATION_ERROR"])["error"]["message"]
+            assert "did you mean 'echo'" in envelope(failures["UNKNOWN_TOOL"])["error"]["message"]
 
     anyio.run(session_run)
     assert runs(env) == []  # nothing that failed reached a tool
@@ -134,7 +143,7 @@ def test_the_idempotency_key_comes_from_the_requests_meta(env, tmp_path):
     first, again, other, reused = anyio.run(session_run)
     assert not first.is_error and again.structured_content == first.structured_content
     assert not other.is_error
-    assert reused.is_error and reused.structured_content["error"]["code"] == "IDEMPOTENCY_KEY_REUSED"
+    assert envelope(reused)["error"]["code"] == "IDEMPOTENCY_KEY_REUSED"
     assert runs(env) == ["record a", "record a"]  # k-1 once, k-2 once
     assert store.is_file() and not Path(env["TOOLCLAUSE_STORE"].removeprefix("sqlite:///")).exists()  # --store won
 
@@ -200,7 +209,7 @@ def test_http_serves_the_same_tools_and_widgets(env, options):
             ok = await session.call_tool("echo", {"text": "über"})
             assert ok.structured_content == {"text": "über", "length": 4}
             bad = await session.call_tool("echo", {"text": 5})
-            assert bad.is_error and bad.structured_content["error"]["code"] == "VALIDATION_ERROR"
+            assert envelope(bad)["error"]["code"] == "VALIDATION_ERROR"
             listed = [wire(r) for r in (await session.list_resources()).resources]
             assert listed == [{"uri": "ui://widget/echo.html", "name": "Echo", "description": "Shows the echoed text.",
                                "mimeType": "text/html+skybridge",
@@ -239,7 +248,8 @@ def test_two_http_replicas_on_one_store_run_a_key_once(backend, env, request):
     answers = [r.structured_content for r in results if not r.is_error]
     in_progress = [r for r in results if r.is_error]
     assert answers and all(a == answers[0] for a in answers)
-    assert all(r.structured_content["error"]["code"] == "IDEMPOTENCY_IN_PROGRESS" for r in in_progress)
+    assert all(envelope(r)["error"]["code"] == "IDEMPOTENCY_IN_PROGRESS" for r in in_progress)
+    assert all(envelope(r)["error"]["retryable"] is True for r in in_progress)
 
 
 # --------------------------------------------------------------------------- refusing to start
@@ -317,9 +327,9 @@ def test_mcp_server_is_the_sdks_server_and_calls_go_through_the_gate():
             found = await client.call_tool("lookup", {"item_id": "1"})
             assert found.structured_content == {"name": "one"}
             missing = await client.call_tool("lookup", {"item_id": "2"})
-            assert missing.is_error and missing.structured_content["error"]["code"] == "NOT_FOUND"
+            assert envelope(missing)["error"]["code"] == "NOT_FOUND"
             added = await client.call_tool("math.sum", {"a": 2, "b": "3"})
-            assert added.is_error and added.structured_content["error"]["code"] == "VALIDATION_ERROR"
+            assert envelope(added)["error"]["code"] == "VALIDATION_ERROR"
 
     anyio.run(session_run)
 

@@ -106,11 +106,14 @@ def test_a_stdio_client_lists_find_tools_then_the_tools_routed_for_its_request(e
             # a bad request is the gate's kind of refusal, naming the path
             result, changed = await client.find(None)
             assert result.is_error and changed == 0
-            assert result.structured_content["error"]["details"] == [{"path": "/request", "problem": "required"}]
+            assert result.structured_content is None  # the envelope is the text: nothing to check against outputSchema
+            refused = json.loads(result.content[0].text)
+            assert refused["error"]["code"] == "VALIDATION_ERROR" and refused["traceId"]
+            assert refused["error"]["details"] == [{"path": "/request", "problem": "required"}]
 
             # routing narrows what is listed, not what may be called
             menu = await client.session.call_tool("get_menu_items", {"restaurant_id": "r-nope"})
-            assert menu.is_error and menu.structured_content["error"]["code"] == "RESTAURANT_NOT_FOUND"
+            assert menu.is_error and json.loads(menu.content[0].text)["error"]["code"] == "RESTAURANT_NOT_FOUND"
 
     anyio.run(scenario)
 

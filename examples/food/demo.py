@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import sqlite3
 import subprocess
 import sys
@@ -31,6 +30,7 @@ from rich.panel import Panel
 from rich.table import Table
 
 from toolclause.mcp.serving import http_process
+from toolclause.runtime.envelope import envelope_in
 
 HERE = Path(__file__).resolve().parent
 TOOLCLAUSE = [sys.executable, "-m", "toolclause.cli.main"]
@@ -93,9 +93,18 @@ async def session(url: str):
         yield s
 
 
+def error_code(result: Any) -> str | None:
+    """A failed call's code, from the envelope its text carries (`{"ok": false, "error": {…}, "traceId": …}`)."""
+    envelope = envelope_in(result) if result.is_error else None
+    return envelope["error"]["code"] if envelope else None
+
+
 def shown(result: Any) -> str:
-    """The result's text, without the trace id an error line ends with."""
-    return re.sub(r" \(trace \w+\)$", "", result.content[0].text) if result.content else ""
+    """What a person reads of a result: 'CODE: message' for an error, else its text."""
+    envelope = envelope_in(result) if result.is_error else None
+    if envelope is not None:
+        return f"{envelope['error']['code']}: {envelope['error']['message']}"
+    return result.content[0].text if result.content else ""
 
 
 # --------------------------------------------------------------------------- 4: the session
@@ -128,12 +137,12 @@ async def scripted(a: str, b: str, db: Path) -> None:
         console.print(f"  model sends create_order_preview {json.dumps(bad)}")
         wrong = await client.call_tool("create_order_preview", bad)
         console.print(Panel(shown(wrong), title="isError: true", border_style="yellow", expand=False))
-        check("invalid call", wrong.is_error and wrong.structured_content["error"]["code"] == "VALIDATION_ERROR",
+        check("invalid call", error_code(wrong) == "VALIDATION_ERROR",
               "VALIDATION_ERROR naming every field, and nothing ran")
         closed = await client.call_tool("create_order_preview", {
             "restaurant_id": "r_truffle", "items": [{"item_id": "m_truffle", "quantity": 1}],
             "address": "7 Gangnam-daero, gangnam"})
-        check("business error", closed.is_error and closed.structured_content["error"]["code"] == "RESTAURANT_CLOSED",
+        check("business error", error_code(closed) == "RESTAURANT_CLOSED",
               f"declared business error: {shown(closed)}")
 
         heading("7. preview → the user confirms → order")
@@ -151,8 +160,7 @@ async def scripted(a: str, b: str, db: Path) -> None:
         changed = {**cart, "items": [{"item_id": "m_margherita", "quantity": 3}], "confirmation_token": token,
                    "idempotency_key": str(uuid.uuid4())}
         tampered = await client.call_tool("place_order", changed)
-        check("mismatch", tampered.is_error and
-              tampered.structured_content["error"]["code"] == "CONFIRMATION_MISMATCH",
+        check("mismatch", error_code(tampered) == "CONFIRMATION_MISMATCH",
               "a commit with another cart than the user saw: CONFIRMATION_MISMATCH, nothing ordered")
 
         heading("8. a retry storm: the confirmed order sent 5 times, across two replicas")
@@ -164,8 +172,7 @@ async def scripted(a: str, b: str, db: Path) -> None:
                 waited = 0
                 for _ in range(20):  # a client retries IDEMPOTENCY_IN_PROGRESS after a moment
                     result = await s.call_tool("place_order", order)
-                    if not (result.is_error and result.structured_content["error"]["code"] ==
-                            "IDEMPOTENCY_IN_PROGRESS"):
+                    if error_code(result) != "IDEMPOTENCY_IN_PROGRESS":
                         break
                     waited += 1
                     await anyio.sleep(0.2)
@@ -179,7 +186,7 @@ async def scripted(a: str, b: str, db: Path) -> None:
             sc = result.structured_content
             retried = f" ({waited}× IDEMPOTENCY_IN_PROGRESS first)" if waited else ""
             if result.is_error:
-                console.print(f"  {who}: {sc['error']['code']}{retried}")
+                console.print(f"  {who}: {error_code(result)}{retried}")
             else:
                 ids.add(sc["order_id"])
                 how = "replayed" if (result.meta or {}).get("toolclause/replayed") else "ran"
@@ -200,7 +207,7 @@ async def scripted(a: str, b: str, db: Path) -> None:
               again.structured_content.get("already_cancelled") is True,
               "cancel_order refunds once; cancelling again changes nothing and says so")
         missing = await client.call_tool("get_order_status", {"order_id": "ord_0000000000"})
-        check("not found", missing.is_error and missing.structured_content["error"]["code"] == "ORDER_NOT_FOUND",
+        check("not found", error_code(missing) == "ORDER_NOT_FOUND",
               shown(missing))
 
 

@@ -42,6 +42,7 @@ import mcp_types as types
 from mcp.client.session import ClientSession
 from mcp.shared.exceptions import MCPError
 
+from ..runtime.envelope import envelope_in
 from ..runtime.validation import HIDDEN
 from ..schema.validators import ARGUMENTS, COMPILE_ERRORS, compile_schema
 from ..workflow.fuzz import (
@@ -101,16 +102,24 @@ class Answer:
         return "\n".join(p for p in parts if p)
 
     @property
-    def code(self) -> str | None:
-        """A toolclause-style envelope's error code (`structuredContent.error.code`), if the server sends one."""
+    def error(self) -> dict[str, Any] | None:
+        """A toolclause-style envelope's error: `structuredContent.error`, or the envelope an error's
+        text holds as JSON (what `toolclause serve` sends), if the server sends one."""
         error = self.structured.get("error") if isinstance(self.structured, dict) else None
-        code = error.get("code") if isinstance(error, dict) else None
+        if isinstance(error, dict):
+            return error
+        found = envelope_in({"content": [{"type": "text", "text": self.text}]}) if self.is_error else None
+        return found["error"] if found is not None else None
+
+    @property
+    def code(self) -> str | None:
+        """The envelope's error code, if the server sends one."""
+        code = (self.error or {}).get("code")
         return code if isinstance(code, str) else None
 
     @property
     def details(self) -> list[Any] | None:
-        error = self.structured.get("error") if isinstance(self.structured, dict) else None
-        details = error.get("details") if isinstance(error, dict) else None
+        details = (self.error or {}).get("details")
         return details if isinstance(details, list) else None
 
 

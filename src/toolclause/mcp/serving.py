@@ -6,10 +6,16 @@
 - tools/list: the tools as `toolclause export --target mcp` writes them (title, description,
   inputSchema, outputSchema, annotations, `_meta`), in pages of `page_size`.
 - tools/call: through the gate (`Toolbox.acall`), so the client gets the gate's answer: on
-  failure `isError: true`, the envelope as `structuredContent` and one line a person can read;
-  on success the data (what the outputSchema describes) and its JSON as text; a stored outcome
-  answered again carries `_meta: {"toolclause/replayed": true}`.  The request's
+  failure `isError: true` and the whole envelope as JSON text, without `structuredContent`
+  (clients check that against the outputSchema, which describes a success); on success the
+  data as `structuredContent` (what the outputSchema describes) and its JSON as text; a stored
+  outcome answered again carries `_meta: {"toolclause/replayed": true}`.  The request's
   `_meta.idempotencyKey`, when the client sends one, is the call's idempotency key.
+- a tool whose output is not an object (a list, a scalar): MCP takes only an object as
+  outputSchema, so it is listed as `{"type": "object", "properties": {"result": <schema>},
+  "required": ["result"]}` and answered `{"result": <data>}` (a Python function's return
+  annotation is wrapped so already; a contract's outputSchema, which the MCP export leaves out,
+  is wrapped here).
 - cancellation (`notifications/cancelled`): a read-only call stops at once (an async tool sees
   `CancelledError`); a call that changes state is not torn in half: it finishes in the
   background and its outcome is recorded, so a retry with the same key gets that outcome.
@@ -59,6 +65,9 @@ from ..linting.config import LintConfig, discover_config
 from ..linting.engine import lint_contracts
 from ..loading import contracts_from_document
 from ..model import Diagnostic
+from ..runtime.envelope import Result
+from ..runtime.errors import standard_error
+from ..runtime.gate import new_trace_id
 from ..runtime.toolbox import Toolbox
 
 logger = logging.getLogger("toolclause.mcp")
@@ -140,6 +149,12 @@ class ToolboxServer(Server[Any]):
         self.toolbox = box
         self.routing = exported.routing or None
         self.tools: list[dict[str, Any]] = [dict(t) for t in exported]
+        self._wrap: set[str] = set()  # tools listed with a wrapped outputSchema that the gate answers bare
+        for tool, contract in zip(self.tools, box.contracts, strict=True):  # the export keeps the order
+            wrapper = _wrapped_output(contract.output_schema)
+            if wrapper is not None:
+                tool["outputSchema"] = wrapper
+                self._wrap.add(contract.name)
         self._models = [types.Tool.model_validate(t) for t in self.tools]
         self.route_k = route_k
         self.route_min_score = route_min_score
@@ -211,12 +226,10 @@ class ToolboxServer(Server[Any]):
             problem = ("/request", "maxLength", f"'request' is at most {MAX_REQUEST_CHARS} characters")
         if problem is not None:
             path, keyword, message = problem
-            envelope = {"ok": False, "error": {"code": "VALIDATION_ERROR", "message": message, "retryable": False,
-                                               "userAction": "fix_arguments",
-                                               "details": [{"path": path, "problem": keyword}]}}
-            return types.CallToolResult.model_validate({"content": [{"type": "text", "text": f"VALIDATION_ERROR: "
-                                                                     f"{message}"}],
-                                                        "structuredContent": envelope, "isError": True})
+            refused = Result(False, error=standard_error("VALIDATION_ERROR", message,
+                                                         [{"path": path, "problem": keyword}]),
+                             trace_id=new_trace_id(), tool=FIND_TOOLS)
+            return types.CallToolResult.model_validate(refused.to_mcp())
         assert isinstance(request, str) and self.route_k is not None
         chosen = self.toolbox.select(request, k=self.route_k, min_score=self.route_min_score)
         session = getattr(ctx, "session", None)
@@ -268,7 +281,7 @@ class ToolboxServer(Server[Any]):
             self._background.add(task)
             task.add_done_callback(self._background.discard)
             result = await asyncio.shield(task)
-        shaped = result.to_mcp()
+        shaped = result.to_mcp(wrap=result.tool in self._wrap)
         if result.replayed:  # a stored outcome answered again: the client may want to know
             shaped["_meta"] = {REPLAYED: True}
         return types.CallToolResult.model_validate(shaped)
@@ -278,6 +291,21 @@ def _connection(session: Any) -> Any:
     """What one client's requests share: the SDK makes a ServerSession per request around the client's
     connection (the MCP session), which is what a routed list belongs to."""
     return getattr(session, "_connection", session)
+
+
+def _wrapped_output(schema: Any) -> dict[str, Any] | None:
+    """The outputSchema to list for a contract whose output is not an object (MCP takes only an object
+    there): `{"type": "object", "properties": {"result": <schema>}, "required": ["result"]}`, the Python
+    SDK's own convention and the shape of a Python function's wrapped result.  None for an object (listed
+    as it is) and for no schema.  `$defs` and `$schema` move to the root, so references still resolve."""
+    if not isinstance(schema, Mapping) or schema.get("type") == "object":
+        return None
+    inner = {k: v for k, v in schema.items() if k not in ("$defs", "definitions", "$schema")}
+    wrapper: dict[str, Any] = {"type": "object", "properties": {"result": inner}, "required": ["result"]}
+    for key in ("$schema", "$defs", "definitions"):
+        if key in schema:
+            wrapper[key] = schema[key]
+    return wrapper
 
 
 def _find_tools_tool(total: int, k: int) -> dict[str, Any]:

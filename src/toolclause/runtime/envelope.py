@@ -4,10 +4,13 @@
     failure  {"ok": false, "error": {code, message, retryable, userAction, details}, "traceId": "…"}
 
 Adapters (one function each, the same data):
-- `to_mcp()` — a CallToolResult dict.  Failure: `isError: true`, `structuredContent`
-  = the envelope, one text block a person can read.  Success: the data as
-  `structuredContent` when it is an object (wrapped as `{"result": …}` when the
-  tool's outputSchema is wrapped), and a text block holding the data as JSON.
+- `to_mcp(wrap=False)` — a CallToolResult dict.  Failure: `isError: true` and one
+  text block holding the whole envelope as compact JSON, and no `structuredContent`
+  (MCP clients check `structuredContent` against the tool's `outputSchema`, which
+  describes the success, not the envelope).  Success: the data as `structuredContent`
+  when it is an object, wrapped as `{"result": …}` when the tool's outputSchema is
+  wrapped (`wrapped`, or `wrap=True` from a server that wraps the listing), and a
+  text block holding the data as JSON.  `envelope_in()` reads the envelope back.
 - `to_openai(tool_call_id)` — a Chat Completions tool message; `content` is the
   envelope as JSON, so the model sees `ok` and the error code alike.
 - `to_anthropic(tool_use_id)` — a `tool_result` block; `is_error` on failure,
@@ -17,6 +20,7 @@ Adapters (one function each, the same data):
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from .errors import CallError
@@ -69,19 +73,25 @@ class Result:
         return out
 
     def text(self) -> str:
-        """What a person reads: the data as JSON, or 'CODE: message' and the trace id."""
+        """What a person reads: the data as JSON, or 'CODE: message' and the trace id (to_mcp() sends
+        the whole envelope as JSON instead, for a model and a program alike)."""
         if self.ok:
             return _dumps(self.data)
         assert self.error is not None
         return f"{self.error.code}: {self.error.message} (trace {self.trace_id})"
 
-    def to_mcp(self) -> dict[str, Any]:
-        """A CallToolResult dict (MCP wire shape, camelCase keys)."""
+    def to_mcp(self, wrap: bool = False) -> dict[str, Any]:
+        """A CallToolResult dict (MCP wire shape, camelCase keys).
+
+        A failure is `isError: true` with the envelope as JSON text and no `structuredContent`,
+        so no client checks it against the outputSchema.  `wrap`: the tool is listed with its
+        outputSchema wrapped as `{"result": <schema>}` (a server does that for a contract whose
+        output is not an object), so a success's `structuredContent` is `{"result": data}`.
+        """
         if not self.ok:
-            return {"content": [{"type": "text", "text": self.text()}], "structuredContent": self.to_dict(),
-                    "isError": True}
+            return {"content": [{"type": "text", "text": _dumps(self.to_dict())}], "isError": True}
         out: dict[str, Any] = {"content": [{"type": "text", "text": self.text()}], "isError": False}
-        if self.wrapped:
+        if self.wrapped or wrap:
             out["structuredContent"] = {"result": self.data}
         elif isinstance(self.data, dict):
             out["structuredContent"] = self.data
@@ -101,3 +111,31 @@ class Result:
         if found is None:
             raise ValueError("no tool call id: pass it here or to call(..., call_id=…)")
         return found
+
+
+def envelope_in(result: Any) -> dict[str, Any] | None:
+    """The toolclause error envelope an MCP tool result carries, or None.
+
+    `result`: a CallToolResult, as a wire dict or the SDK's model.  The envelope is the JSON of
+    its text (what `to_mcp()` sends) or, from a server that sent it so (toolclause before this
+    shape, or another gate), its `structuredContent`: `{"ok": false, "error": {code, message, …}, …}`.
+    """
+    def get(key: str, attribute: str) -> Any:
+        return result.get(key) if isinstance(result, Mapping) else getattr(result, attribute, None)
+
+    texts = []
+    for block in get("content", "content") or ():
+        text = block.get("text") if isinstance(block, Mapping) else getattr(block, "text", None)
+        if isinstance(text, str):
+            texts.append(text)
+    candidates: list[Any] = [get("structuredContent", "structured_content")]
+    if len(texts) == 1 and texts[0].lstrip().startswith("{"):
+        try:
+            candidates.insert(0, json.loads(texts[0]))
+        except ValueError:
+            pass
+    for found in candidates:
+        error = found.get("error") if isinstance(found, dict) and found.get("ok") is False else None
+        if isinstance(error, dict) and isinstance(error.get("code"), str) and isinstance(error.get("message"), str):
+            return found
+    return None

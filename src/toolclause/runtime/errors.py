@@ -57,6 +57,9 @@ CODES: dict[str, CodeSpec] = {
     "INTERNAL_ERROR": CodeSpec("infrastructure", False, "contact_support"),
     # contract: the tool broke its own outputSchema
     "OUTPUT_CONTRACT_VIOLATION": CodeSpec("contract", False, "contact_support"),
+    # upstream: what a server behind `toolclause proxy` answered (docs/serving.md)
+    "UPSTREAM_TOOL_ERROR": CodeSpec("upstream", False, "contact_support"),
+    "UPSTREAM_ANSWER_TOO_LARGE": CodeSpec("upstream", False, "fix_arguments"),
 }
 
 PROBLEMS = code_table([
