@@ -691,3 +691,79 @@ def test_d007_real_server_suggestions_fit_the_documented_form():
     # a template read only in part ('YYYY-MM-DDThh:mmss±hh:mm') gets no pattern of its first part
     (depart,) = _at("mapbox-mcp-server.json", "isochrone_tool", "depart_at", "D007")
     assert not depart.fix.edits and "YYYY-MM-DDThh:mmss±hh:mm" in depart.message
+
+
+# --------------------------------------------------------------------------- safety, blind round 4 on real servers
+
+def _severity(file, name, code):
+    return [d.severity.label for d in lint(tool_of(file, name), code)]
+
+
+def test_x003_real_deletes_left_to_mcp_defaults_are_info_and_whole_containers_warn():
+    for file, name in [("mcp-server-asana.json", "asana_delete_section"), ("server-redis.json", "delete"),
+                       ("server-gmail-autoauth-mcp.json", "delete_label"), ("mcp-server-neon.json", "delete_branch"),
+                       ("twilio-alpha-mcp.json", "TwilioMessagingV1--DeleteAlphaSender"),
+                       ("mcp-server-asana.json", "asana_delete_project_status"),
+                       ("awslabs-ecs-mcp-server.json", "delete_app")]:
+        assert _severity(file, name, "X003") == ["info"], name
+    assert _severity("mcp-server-neon.json", "delete_project", "X003") == ["warning"]
+    for file, name in [("backlog-mcp-server.json", "delete_watching"),
+                       ("mcp-server-cloudflare.json", "queue_delete_message"),
+                       ("digitalocean-mcp.json", "image-action-transfer"), ("azure-mcp.json", "deploy"),
+                       ("monday-api-mcp.json", "publish_workflow"), ("monday-api-mcp.json", "update_form")]:
+        assert not lint(tool_of(file, name), "X003"), name
+
+
+def test_x005_real_computed_values_and_sql_runners_are_not_contradictions():
+    for file, name in [("mapbox-mcp-server.json", "union_tool"), ("mapbox-mcp-server.json", "buffer_tool"),
+                       ("korean-tax-mcp.json", "residency_report"), ("mcp-server-motherduck.json", "execute_query")]:
+        assert not lint(tool_of(file, name), "X005"), name
+    for file, name in [("mcp-server-kubernetes.json", "kubectl_context"),
+                       ("monday-api-mcp.json", "submit_bug_or_feature_request"),
+                       ("mcp-server-circleci.json", "find_flaky_tests"), ("notion-mcp-server.json", "API-post-search")]:
+        assert _severity(file, name, "X005") == ["error"], name
+
+
+def test_x006_real_additions_and_undoable_changes_are_not_destructive():
+    for file, name in [("mongodb-mcp-server.json", "insert-many"), ("mcp-atlassian.json", "jira_batch_create_issues"),
+                       ("mcp-atlassian.json", "jira_batch_create_versions"),
+                       ("hubspot-mcp-server.json", "hubspot-batch-create-objects"),
+                       ("hubspot-mcp-server.json", "hubspot-batch-create-associations"),
+                       ("todoist-mcp.json", "project-management"),
+                       ("monday-api-mcp.json", "set_object_schema_column_active_state"),
+                       ("monday-api-mcp.json", "manage_agent_skills"),
+                       ("shortcut-mcp.json", "stories-unassign-current-user")]:
+        assert not lint(tool_of(file, name), "X006"), name
+    for file, name in [("digitalocean-mcp.json", "disable-backups-droplet"),
+                       ("digitalocean-mcp.json", "reset-droplet-password"),
+                       ("monday-api-mcp.json", "manage_agent_triggers"),
+                       ("monday-api-mcp.json", "manage_agent_knowledge")]:
+        assert _severity(file, name, "X006") == ["warning"], name
+    (form,) = lint(tool_of("monday-api-mcp.json", "update_form"), "X006")
+    assert "selects 'delete'" in form.message
+
+
+def test_x007_neon_guidance_and_reply_format_are_not_poisoning():
+    for name in ("provision_neon_auth", "prepare_database_migration"):
+        assert not lint(tool_of("mcp-server-neon.json", name), "X007"), name
+
+
+def test_x010_real_secrets_returned_once_and_model_names():
+    for name in ("get_webhook_subscription", "list_webhook_subscriptions", "update_webhook_subscription",
+                 "create_webhook_subscription"):
+        assert not lint(tool_of("pagerduty-mcp.json", name), "X010"), name
+    for name in ("list-indexes", "describe-index", "search-records", "upsert-records"):
+        assert not lint(tool_of("pinecone-mcp.json", name), "X010"), name
+    assert _severity("mongodb-mcp-server.json", "atlas-create-db-user", "X010") == ["info"]
+    (words,) = lint(tool_of("shopify-dev-mcp.json", "learn_shopify_api"), "X010")
+    assert words.severity.label == "warning" and "user_prompt" in words.message
+
+
+def test_x002_real_natural_unique_keys():
+    for file, name in [("launchdarkly-mcp-server.json", "create-ai-config"),
+                       ("launchdarkly-mcp-server.json", "create-feature-flag"),
+                       ("hubspot-mcp-server.json", "hubspot-create-property"),
+                       ("digitalocean-mcp.json", "apps-create-app-from-spec"),
+                       ("airtable-mcp-server.json", "create_field"), ("lark-mcp.json", "task_v2_task_addReminders")]:
+        assert not lint(tool_of(file, name), "X002"), name
+    assert _severity("server-github.json", "create_issue", "X002") == ["info"]

@@ -61,7 +61,10 @@ from ._words import (
     CATCH_ALL_PARAMS,
     CHANGE_NOUNS,
     COMMITTING_VERBS,
+    COMPUTED_NOUNS,
     CONFIRMATION_TOKENS,
+    CONTAINER_NOUNS,
+    CONTENT_PARAMS,
     CREATING_EN,
     CREATING_KO,
     EXEC_VERBS,
@@ -69,9 +72,12 @@ from ._words import (
     EXTRA_READ,
     HTTP_METHODS,
     IN_MEMORY,
+    MEMBERSHIP_NOUNS,
+    MONEY_ACTION_VERBS,
     MONEY_OBJECTS,
     MONEY_VERB_OBJECTS,
     MONEY_VERBS,
+    MONEY_WORDS,
     NATURAL_KEY_NOUNS,
     NOT_SENT_OBJECTS,
     OPERATION_PARAMS,
@@ -83,9 +89,12 @@ from ._words import (
     SELECTOR_PARAMS,
     SENDING_VERBS,
     SET_NOUNS,
+    SOFT_REMOVALS,
     SQL_HINTS,
+    UNDOING_VERBS,
     URL_PARAMS,
     VERSION_GUARDS,
+    WEAK_CONTENT_PARAMS,
 )
 
 
@@ -478,6 +487,7 @@ def _charges_a_battery(tool: ToolContract, action: Action) -> bool:
 
 
 _BULK = frozenset("many all bulk batch".split())
+_ADDING = frozenset("creates adds inserts import imports upload uploads copy copies clone clones".split())
 
 
 def _bulk_or_overwrite(tool: ToolContract, action: Action | None) -> Action | None:
@@ -485,7 +495,8 @@ def _bulk_or_overwrite(tool: ToolContract, action: Action | None) -> Action | No
     if action is None or not action.cls & VerbClass.WRITE or not isinstance(tool.name, str):
         return None
     words = identifier_words(tool.name)
-    if _BULK.intersection(words):
+    # `insert_many`, `batch_create_issues`: adding many things destroys none of them; `update_many` overwrites
+    if _BULK.intersection(words) and action.word not in CREATING_EN | _ADDING:
         return Action(f"{action.word} ({'/'.join(sorted(_BULK.intersection(words)))})", VerbClass.DESTRUCTIVE,
                       action.where, action.pointer)
     if has_parameter_like(tool, frozenset({"overwrite", "replace", "replaceexisting", "force"}), ()):
@@ -802,16 +813,251 @@ def _keys_described(tool: ToolContract, sub: dict) -> bool:
 
 
 def only_reads(tool: ToolContract, ctx: LintContext | None = None) -> Action | None:
-    """The tool's read verb when reading is all it does (no write verb in the name, the description or a job)."""
+    """The tool's read verb when reading is all it does (no write verb in the name, the description or a job,
+    and no statement or command it runs: `execute_query(sql)` reads only if the SQL it is given does)."""
     analysis = analyse(tool, ctx)
     action = analysis.action
     if action is None or action.cls != VerbClass.READ:
         return None
     if analysis.selector is not None and analysis.selector.writes():
         return None
-    if _mutating_words(tool):
+    if _mutating_words(tool) or (runs_anything(tool) and not enforces_read_only(tool)):
         return None
     return action
+
+
+# --------------------------------------------------------------------------- tools that run what they are given
+
+_INTERPRETERS = frozenset("sql shell bash sh zsh powershell terminal repl python javascript cmd command".split())
+# Name words that say the tool runs a statement (`execute_query`, `run_statement`), when a parameter carries it
+_STATEMENTS = frozenset("query queries statement statements script scripts code".split())
+
+
+def runs_anything(tool: ToolContract) -> str | None:
+    """'SQL' / 'shell commands' / 'code' when the tool executes the statement or command it is given:
+    `run_sql(sql)`, `execute_command(command)`, `execute_query(sql)` over DuckDB."""
+    if not isinstance(tool.name, str):
+        return None
+    words = identifier_words(tool.name)
+    named = tool.name.lower() in ("execute_sql", "run_sql", "exec_sql", "query_sql", "sql", "shell", "bash")
+    interpreter = bool(_INTERPRETERS.intersection(words))
+    if not (named or EXEC_VERBS.intersection(words) and (interpreter or _STATEMENTS.intersection(words))):
+        return None
+    sql = interpreter or _names_sql(tool)
+    for name in _top_properties(tool):
+        flat = normalised(name) if isinstance(name, str) else ""
+        # `execute_query(query)` over a search index runs a search: a weak name counts where SQL is named
+        if flat in CONTENT_PARAMS and (named or interpreter or flat not in WEAK_CONTENT_PARAMS or sql):
+            return CONTENT_PARAMS[flat]
+    return None
+
+
+def _names_sql(tool: ToolContract) -> bool:
+    words = set(identifier_words(tool.name)) if isinstance(tool.name, str) else set()
+    if isinstance(tool.description, str):
+        words.update(text_words(tool.description[:300]))
+    return bool(SQL_HINTS.intersection(words))
+
+
+ENFORCED_READ_ONLY = re.compile(r"\bread[- ]?only\b|\bonly\s+(?:select|read)"
+                                r"|\bselect\s+(?:statements?|queries)\s+only", re.I)
+
+
+def enforces_read_only(tool: ToolContract) -> bool:
+    """`run_select_query`, "Runs a read-only SQL query": the tool says it lets only reads through."""
+    if isinstance(tool.name, str) and "select" in identifier_words(tool.name):
+        return True
+    return isinstance(tool.description, str) and bool(ENFORCED_READ_ONLY.search(tool.description))
+
+
+# --------------------------------------------------------------------------- what a host's question is for
+
+_REVERSIBLE = re.compile(r"\breversible\b(?<!\bnot reversible)|\bcan (?:later )?be (?:restored|undone|reversed|"
+                         r"reactivated|re-?enabled|unarchived|recovered)\b|\bsoft[- ](?:disables?|deletes?|deleted|"
+                         r"removes?)\b|\b(?:is|are) not (?:permanently )?deleted\b", re.I)
+_INSTANCE = re.compile(r"\bdetach(?:es|ed)?\s+(?:\w+\s+){0,2}instances?\b", re.I)
+_DETACHES = re.compile(r"\bdetach(?:es|ed|ing)?\b", re.I)
+_AS_A_ROLE = re.compile(r"\b(?:remove|removes|delete|deletes)\s+(?:\w+\s+){0,3}?(?:as|from being)\s+"
+                        r"(?:\w+\s+)?(?:owner|assignee|watcher|follower|reviewer)s?\b", re.I)
+
+
+def _tool_texts(tool: ToolContract, found: Selector | None) -> str:
+    """The description, and the action parameter's description: where a tool says what its jobs do."""
+    texts = [tool.description if isinstance(tool.description, str) else ""]
+    if found is not None:
+        sub = _schema_at(tool, found.pointer)
+        said = sub.get("description") if isinstance(sub, dict) else None
+        if isinstance(said, str):
+            texts.append(said)
+    return "\n".join(texts)
+
+
+def _schema_at(tool: ToolContract, pointer: str) -> Any:
+    node: Any = tool.input_schema
+    for token in pointer.split("/")[2:]:
+        if not isinstance(node, dict):
+            return None
+        node = node.get(token.replace("~1", "/").replace("~0", "~"))
+    return node
+
+
+def _offered(tool: ToolContract, found: Selector | None) -> set[str]:
+    """The first word of every value the action parameter offers, verbs the lexicon knows or not (`activate`)."""
+    if found is None:
+        return set()
+    sub = _schema_at(tool, found.pointer)
+    values = sub.get("enum") if isinstance(sub, dict) else None
+    return {identifier_words(v)[0] for v in values if isinstance(v, str) and identifier_words(v)} if isinstance(
+        values, list) else set()
+
+
+def undone_by_adding_back(tool: ToolContract, action: Action) -> bool:
+    """A removal that adding back restores as it was: a watch, a star or an owner taken off an item
+    (`delete_watching`, `stories-unassign-current-user`: "Remove current user as story owner")."""
+    if not isinstance(tool.name, str):
+        return False
+    words = identifier_words(tool.name.rsplit(".", 1)[-1])
+    if UNDOING_VERBS.intersection(words):
+        return True
+    if not action.cls & VerbClass.DESTRUCTIVE or action.where.startswith("parameter"):
+        return False
+    if any(_singular(w) in MEMBERSHIP_NOUNS or w in MEMBERSHIP_NOUNS for w in _objects(tool, action.word)):
+        return True
+    return isinstance(tool.description, str) and bool(_AS_A_ROLE.search(first_sentence(tool.description)))
+
+
+def _undoable(tool: ToolContract, action: Action, found: Selector | None) -> bool:
+    """Does the tool itself say the destruction is undone: an archive the same tool unarchives, a soft disable
+    the description calls reversible, a detach that adding back undoes, an owner removed and put back?"""
+    verb = action.word
+    inverses = SOFT_REMOVALS.get(verb)
+    text = _tool_texts(tool, found)
+    if inverses is not None:
+        offered = _offered(tool, found)
+        said = set(text_words(first_sentence(tool.description))) if isinstance(tool.description, str) else set()
+        if inverses & (offered | said) or _REVERSIBLE.search(text):
+            return True
+    if verb in ("remove", "removes") and found is not None and action.where.startswith("parameter"):
+        # `manage_agent_skills`: "remove — detaches a skill from this agent", next to `add`; a trigger *instance*
+        # detached is gone with its settings
+        if {"add", "attach"} & _offered(tool, found) and _DETACHES.search(text) and not _INSTANCE.search(text):
+            return True
+    return undone_by_adding_back(tool, action)
+
+
+def lasting_destruction(tool: ToolContract, analysis: Analysis) -> Action | None:
+    """The first thing the tool destroys for good — deletes, overwrites, revokes, or cannot take back — leaving
+    out what it says it undoes (an archive it unarchives, a soft disable, a detach that adding back undoes)."""
+    found = analysis.selector
+    candidates: list[Action] = []
+    if analysis.destroys is not None and not analysis.destroys.where.startswith("parameter"):
+        candidates.append(analysis.destroys)
+    if found is not None:
+        candidates.extend(_job_action(found, j) for j in found.jobs if j.cls & VerbClass.DESTRUCTIVE)
+    return next((a for a in candidates if not _undoable(tool, a, found)), None)
+
+
+def moves_money_for_good(tool: ToolContract, analysis: Analysis) -> bool:
+    """Is the tool's irreversible action a payment, a charge, a purchase, an order, a refund or a transfer of
+    funds?  The model must never do that alone (`transfer` an image to another region moves no money)."""
+    action = analysis.irreversible
+    if action is None:
+        return False
+    if moves_money(tool) is not None and moves_money(tool) == action:
+        return True
+    if action.word in MONEY_ACTION_VERBS:
+        return True
+    if action.word in ("transfer", "transfers", "place", "places", "send", "sends"):
+        return bool(_money_named(tool, action))
+    return False
+
+
+def _money_named(tool: ToolContract, action: Action) -> str | None:
+    """The money word among what the tool acts on: its name's objects, its first sentence, its parameters."""
+    words = {_singular(w) for w in _objects(tool, action.word)}
+    if isinstance(tool.description, str):
+        words.update(text_words(first_sentence(tool.description)))
+    words.update(normalised(k) for k in _top_properties(tool) if isinstance(k, str))
+    found = (words & MONEY_WORDS) | (words & {"amount", "amountcents", "currency", "iban", "fromaccount",
+                                                "toaccount"})
+    return min(found) if found else None
+
+
+_WHOLE = re.compile(r"\b(?:and|with|including)\s+(?:all|every(?:thing)?)\b(?:\s+(?:of\s+)?(?:its|their|the|it|in))?"
+                    r"|\beverything\s+(?:in|inside|within)\s+(?:it|them)\b", re.I)
+
+
+def destroys_a_container(tool: ToolContract, action: Action) -> str | None:
+    """What a whole deletion takes with it: a project, an account, a database with everything it holds
+    (`delete_project`), or a description that says so ("Deletes the repository and all its issues")."""
+    if not action.cls & VerbClass.DESTRUCTIVE:
+        return None
+    if action.where == "name":
+        # the head of what the name deletes: `delete_project`, not `delete_project_status`
+        head = next((w for w in _head_objects(tool, action.word)[::-1] if not w.isdigit()), None)
+        if head in CONTAINER_NOUNS:
+            return f"a {_singular(head)} goes with everything in it"
+    if isinstance(tool.description, str):
+        sentence = first_sentence(tool.description)
+        found = _WHOLE.search(sentence)
+        if found:
+            return f"the description says '{found.group(0)}'"
+        tokens = text_words(sentence)
+        if action.where == "description" and action.word in tokens:
+            # "Deletes a Neon project", not "Deletes a project status update"
+            after = [w for w in tokens[tokens.index(action.word) + 1:] if w not in _LEAD_IN]
+            phrase = []
+            for word in after[:4]:
+                if word in _PREPOSITIONS:
+                    break
+                phrase.append(word)
+            if phrase and phrase[-1] in CONTAINER_NOUNS:
+                return f"a {_singular(phrase[-1])} goes with everything in it"
+    return None
+
+
+def _head_objects(tool: ToolContract, verb: str) -> list[str]:
+    """The name's words after its verb up to a preposition (`delete_branch_from_project` → branch)."""
+    words = identifier_words(tool.name.rsplit(".", 1)[-1]) if isinstance(tool.name, str) else ()
+    if verb not in words:
+        return []
+    index = words.index(verb)
+    return _name_objects_after(words, index)
+
+
+# --------------------------------------------------------------------------- a value made and handed back
+
+_MAKING = frozenset("create creates make makes merge merges combine combines build builds generate generates "
+                    "compose composes draw draws render renders write writes produce produces compute computes "
+                    "작성 생성 만들".split())
+_SAYS_NOTHING_CHANGES = re.compile(
+    r"\bread[- ]?only\b|읽기\s*전용|\boffline\b|\bwithout (?:any )?(?:api|network|external) calls\b|"
+    r"\bno side[- ]effects?\b|\b(?:does not|doesn't|never) (?:modify|change|store|save|persist|write)\b|"
+    r"\bchanges nothing\b|\bnothing is (?:stored|saved|changed|written)\b", re.I)
+
+
+def returns_what_it_makes(tool: ToolContract, action: Action) -> str | None:
+    """What a "create", "merge" or "작성" makes when it is a value handed back, not a thing stored: a buffer zone,
+    the union of polygons, a markdown report — and the tool says it changes nothing (offline, read-only)."""
+    if action.cls & (VerbClass.DESTRUCTIVE | VerbClass.IRREVERSIBLE) or not isinstance(tool.description, str):
+        return None
+    if is_hangul(action.word):
+        if not korean_stem(action.word, _MAKING):
+            return None
+    elif action.word not in _MAKING:
+        return None
+    tokens = text_words(first_sentence(tool.description))
+    if action.word not in tokens:
+        words: list[str] = list(_objects(tool, action.word)) if action.where == "name" else []
+    else:
+        index = tokens.index(action.word)
+        # English puts the object after its verb, Korean before it
+        words = list(tokens[max(0, index - 5):index]) if is_hangul(action.word) else list(tokens[index + 1:index + 7])
+    made = next((w for w in words if w in COMPUTED_NOUNS or w in IN_MEMORY
+                 or (is_hangul(w) and any(w.startswith(n) for n in COMPUTED_NOUNS))), None)
+    if made is None or not _SAYS_NOTHING_CHANGES.search(tool.description):
+        return None
+    return made
 
 
 def _mutating_words(tool: ToolContract) -> list[str]:
@@ -847,6 +1093,8 @@ def _mutating_words(tool: ToolContract) -> list[str]:
     return found
 
 
-__all__ = ["ANY_FIELD", "Analysis", "Job", "Selector", "analyse", "catch_all", "describes_changes",
-           "describes_reads", "free_object", "hint", "moves_money", "only_reads",
-           "own_action", "requested_change", "says_any_field", "says_anything", "selector", "word_class"]
+__all__ = ["ANY_FIELD", "ENFORCED_READ_ONLY", "Analysis", "Job", "Selector", "analyse", "catch_all",
+           "describes_changes", "describes_reads", "destroys_a_container", "enforces_read_only", "free_object", "hint",
+           "lasting_destruction", "moves_money", "moves_money_for_good", "only_reads", "own_action",
+           "requested_change", "returns_what_it_makes", "runs_anything", "says_any_field", "says_anything",
+           "selector", "undone_by_adding_back", "word_class"]

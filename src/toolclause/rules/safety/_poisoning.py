@@ -117,7 +117,7 @@ PHRASES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = tuple(
      r"exfiltrate|transmit|collect)"),
     ("holds a hidden instruction block",
      ("<", "[inst"),
-     r"<\s*/?\s*(?:important|system|system[_-]?prompt|instructions?|secret|hidden|admin|sudo|"
+     r"<\s*/?\s*(?:important|system|system[_-]?prompt|secret|hidden|admin|sudo|"
      r"assistant[_-]?instructions?|ai[_-]?instructions?)\s*>"
      r"|\[/?INST\]|<<\s*/?SYS\s*>>|<\|(?:im_start|im_end|system|endoftext|start_header_id)\|>"),
     ("asks the model to reveal its prompt",
@@ -169,6 +169,16 @@ CONTENTS_REQUEST = re.compile(
     + r"(?P<verb>put|paste|insert|add|give|show|return|write|echo|share|embed|display|reveal|list|type|fill)\b"
     r"[^.\n]{0,40}?\b(?:contents?|text|body|lines?)\s+of\s+(?:the\s+|your\s+)?(?:file\s+)?(?:at\s+|in\s+)?"
     r"[`'\"]?[~$\w/.{}-]*$", _I)
+# Where the user keeps what a tool returns: "Place the returned credentials in your project's `.env` file".  The
+# secret file is the destination, and nothing is read from it (matched on the text before the path).
+STORED_IN = re.compile(
+    r"\b(?P<verb>place|put|store|save|keep|add|append|insert|write|paste|set|copy)\b[^.\n]{0,80}?\b(?:in|into|to|inside)\s+"
+    r"[^\n]{0,40}$", _I)
+# ... and passed on from there: "… stored in ~/.ssh/id_rsa into 'x'", "… as the note argument".
+SENT_ON = re.compile(r"\b(?:as|into|in|inside|via|through|to)\s+(?:the\s+|a\s+|an\s+)?(?:['\"`][\w-]+['\"`]"
+                     r"|[\w-]+\s+(?:argument|parameter|param|field|property))", _I)
+READS_FROM = re.compile(r"\b(?:read|open|cat|dump|print|output|load|fetch|access|grab|extract|collect|retrieve|"
+                        r"get|send|upload|forward|contents?|content)\b", _I)
 # Passing something along inside an argument: "pass its content as 'sidenote'".
 SMUGGLE = re.compile(
     r"\b(?:pass|send|include|put|provide|add|append|insert|attach|place|embed|encode|copy)\b[^.\n]{0,80}?"

@@ -175,14 +175,15 @@ MODEL_ORDERS = (
     r"\balways\s+(?:use|call|prefer|choose)\s+this\s+tool\s+for\s+(?:any|all|every)\b",
 )
 
-# Text that asks for the user's conversation, the model's identity or its instructions (X010).
+# Text that asks for the user's conversation or the operator's instructions (X010).  The model's own name is not
+# asked for here: a model or provider name is no one's secret (Pinecone's optional `llm_model` analytics).
 HARVESTING = (
     r"\b(?:the\s+)?user'?s?\s+(?:last|latest|previous|full|entire|original|exact|most\s+recent|current)?\s*"
     r"(?:messages?|prompts?|requests?|questions?|inputs?)\s+(?:verbatim|word\s+for\s+word|in\s+full|exactly\s+as)",
     r"\b(?:send|include|pass|provide|report|paste|copy|attach)\b[^.\n]{0,60}\b(?:entire|full|whole|complete)\s+"
     r"(?:conversation|chat|dialog(?:ue)?)\b",
     r"\b(?:send|include|pass|provide|report|paste|copy|attach)\b[^.\n]{0,60}\b(?:conversation|chat)\s+history\b",
-    r"\b(?:send|include|pass|provide|report|tell\s+us|share)\b[^.\n]{0,60}\byour\s+(?:model(?:\s+name|\s+id)?|"
+    r"\b(?:send|include|pass|provide|report|tell\s+us|share)\b[^.\n]{0,60}\byour\s+(?:"
     r"system\s+prompt|instructions|system\s+message)\b",
 )
 
@@ -258,3 +259,42 @@ CHANGE_NOUNS = {
                     "deployment deployments restart restarts reset resets shutdown rollback rollbacks".split(),
                     "changes"),
 }
+
+# --------------------------------------------------------------------------- X003 / X006: what a host's question is for
+
+# Things a removal takes off an item that adding back restores as it was: a watch, a star, an owner.
+MEMBERSHIP_NOUNS = frozenset("""
+watch watches watching watcher watchers star stars reaction reactions like likes favorite favorites favourite
+favourites bookmark bookmarks follower followers assignee assignees owner owners reviewer reviewers
+""".split())
+# Name verbs that undo an assignment: re-assigning restores it.
+UNDOING_VERBS = frozenset("unassign unassigns unwatch unwatches unfollow unfollows unstar unstars unlike unlikes "
+                          "unfavorite unfavorites unpin unpins untag untags unlabel unlabels".split())
+# A soft removal and the verbs that undo it: an archive is unarchived, a deactivated column reactivated.
+SOFT_REMOVALS = {
+    **dict.fromkeys(("archive", "archives"), frozenset({"unarchive", "unarchives", "restore", "restores"})),
+    **dict.fromkeys(("deactivate", "deactivates"), frozenset({"activate", "activates", "reactivate",
+                                                               "reactivates"})),
+    **dict.fromkeys(("disable", "disables"), frozenset({"enable", "enables", "reenable", "reenables"})),
+}
+# What a whole deletion takes with it: everything the container holds.
+CONTAINER_NOUNS = frozenset("""
+project projects account accounts organization organizations organisation organisations org orgs workspace
+workspaces database databases db dbs cluster clusters repository repositories repo repos tenant tenants
+""".split())
+# Money moved by an irreversible verb: these verbs always move it; `transfer` and `place` only with such objects.
+MONEY_ACTION_VERBS = frozenset("pay pays charge charges refund refunds purchase purchases buy buys withdraw withdraws "
+                               "remit remits donate donates checkout debit debits".split())
+MONEY_WORDS = frozenset("""
+money fund funds payment payments amount amounts currency cash balance wire wires remittance order orders trade trades
+bet bets bid bids purchase purchases invoice invoices fee fees
+""".split())
+
+# --------------------------------------------------------------------------- X005: what is made and handed back
+
+# What a tool may "create", "merge" or "write" and return without storing it: a shape, a report, a summary.
+COMPUTED_NOUNS = frozenset("""
+polygon polygons geometry geometries shape shapes zone zones buffer buffers union unions intersection hull
+report reports summary summaries chart charts diagram diagrams plot plots markdown answer answers digest
+보고서 리포트 요약 요약본 답변 도표 그래프
+""".split())

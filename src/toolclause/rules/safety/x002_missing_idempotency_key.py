@@ -22,7 +22,12 @@ deleted by hand, and the API behind the wrapper often offers no key to pass on.
 Designs that are idempotent by nature are left alone: a natural unique key
 (`create_branch` with a required branch name, `queue_create(name)`, a folder's
 `title`, a `key` or `username` the caller chooses: a repeat fails "already
-exists"; a pull request per source and target branch), set semantics (add a
+exists"; a pull request per source and target branch; a required `key`,
+`slug` or `handle` inside the request object, `request.AIConfigPost.key`; a
+`name`, `key` or `title` the schema says is unique, "Must be unique across all
+apps in the same account"; a field or property created in a table or an object
+type, named uniquely within it; an addition to something the description says
+holds only one, "a task can have only 1 reminder"), set semantics (add a
 reaction, a label, a member, an observation, a relation, a watch; a link between
 two issues; an asset added to a watchlist: a repeat is a no-op), a call that
 only ties existing things together (every required parameter an id, nothing
@@ -370,6 +375,16 @@ def never_repeats(tool: ToolContract, action: Action) -> str | None:
     chosen = sorted(k for k in required if k in _CHOSEN_KEYS or any(k == h + "key" for h in heads))
     if chosen:
         return f"the caller chooses its '{chosen[0]}', unique where it lives, so a repeat fails as already existing"
+    keyed = _nested_key(tool.input_schema)
+    if keyed is not None:
+        return keyed
+    if heads & _MEMBERS and ("name" in required or _IN_A_PARENT.search(" ".join(
+            t for t in (tool.name, tool.description[:600] if isinstance(tool.description, str) else "")
+            if isinstance(t, str)))):
+        return (f"a {sorted(heads & _MEMBERS)[0]} is named uniquely within what holds it, so a repeat fails as "
+                f"already existing")
+    if isinstance(tool.description, str) and _ONLY_ONE.search(tool.description):
+        return "what it adds to holds only one, so a repeat fails rather than adding a second"
     targets = set(named)
     if isinstance(tool.description, str):
         targets.update(text_words(first_sentence(tool.description)))
@@ -383,6 +398,53 @@ def never_repeats(tool: ToolContract, action: Action) -> str | None:
         # the commit half of prepare/commit: the preview's single-use token refuses a second use
         if name in CONFIRMATION_TOKENS or (name in ("confirm", "confirmation") and sub.get("type") == "string"):
             return "it takes the preview's single-use token, so a repeat is refused"
+    return None
+
+
+# Things named uniquely within what holds them: a field of a table, a property of an object type.
+_MEMBERS = frozenset("field fields property properties attribute attributes".split())
+_IN_A_PARENT = re.compile(r"\b(?:in|to|of|for|on)\s+(?:an?\s+|the\s+|this\s+|a\s+given\s+)?(?:\w+\s+){0,2}?"
+                          r"(?:tables?|object\s+types?|schemas?|models?|collections?|bases?|entit(?:y|ies)|"
+                          r"record\s+types?)\b|(?:^|_|-)(?:table|schema)(?:_|-|$)", re.I)
+# "a task holds only one reminder" (目前一个任务只能设置1个提醒): a second add fails.
+_ONLY_ONE = re.compile(
+    r"\b(?:can|may)\s+(?:only\s+)?(?:have|hold|contain|support)\s+(?:only\s+|at\s+most\s+)?(?:one|1|a\s+single)\s+"
+    r"(?!(?:request|call|time)s?\b)"
+    r"|\b(?:supports?|allows?|holds?|has)\s+only\s+(?:one|1|a\s+single)\s+(?!(?:request|call|time)s?\b)"
+    r"|(?:只能|仅能|只支持|仅支持|只允许)[^。，,]{0,8}(?:1|一)\s*个|하나만|1\s*개만")
+# "Must be unique across all apps in the same account"
+_UNIQUE = re.compile(r"\bunique\b", re.I)
+_NOT_UNIQUE = re.compile(r"\b(?:not|need\s+not|needn't|doesn't\s+have\s+to|does\s+not\s+have\s+to)\s+"
+                         r"(?:\w+\s+)?(?:be\s+)?unique|\bnon-?unique\b", re.I)
+_NAMES = frozenset("name key slug handle title".split())
+_KEYS = frozenset("key slug handle".split())
+
+
+def _nested_key(schema: object, depth: int = 0, required: bool = True) -> str | None:
+    """A caller-chosen identifier inside the request object: a required `key`, `slug` or `handle` in objects that
+    are themselves required (LaunchDarkly's `request.AIConfigPost.key`), or a `name` the schema says is unique
+    (DigitalOcean's `spec.name`: "Must be unique across all apps in the same account")."""
+    if not isinstance(schema, dict) or depth > 4:
+        return None
+    properties = schema.get("properties")
+    if not isinstance(properties, dict):
+        return None
+    needed = {r for r in schema.get("required", ()) if isinstance(r, str)} if isinstance(
+        schema.get("required"), list) else set()
+    for name, sub in properties.items():
+        if not isinstance(name, str) or not isinstance(sub, dict):
+            continue
+        flat = normalised(name)
+        said = sub.get("description")
+        if flat in _NAMES and isinstance(said, str) and _UNIQUE.search(said) and not _NOT_UNIQUE.search(said):
+            return f"its '{name}' must be unique, so a repeat fails as already existing"
+        if depth > 0 and required and name in needed and flat in _KEYS:
+            return f"the caller chooses its '{name}', unique where it lives, so a repeat fails as already existing"
+    for name, sub in properties.items():
+        if isinstance(name, str) and isinstance(sub, dict) and isinstance(sub.get("properties"), dict):
+            found = _nested_key(sub, depth + 1, required and name in needed)
+            if found is not None:
+                return found
     return None
 
 

@@ -15,6 +15,16 @@ is never told to set `readOnlyHint: true`).  Only an annotation that is present
 can contradict: a tool without annotations claims nothing.  The message names
 the verb and the hint.
 
+A verb whose object is a value handed back is no change: "Create a buffer
+zone (polygon) … Works offline", "Merge two or more polygons into a single
+unified geometry … Works offline", "판정 검토 보고서(마크다운) 작성 … 읽기
+전용" — a shape, a union, a report or a summary made and returned, where the
+description also says that nothing changes (offline, read-only, no side
+effects).  And a
+tool that runs the SQL or command it is given (`execute_query(sql)` over
+DuckDB) is no read whatever its name's verb: `destructiveHint: true` on it is
+not contradicted.
+
 ## Why is this bad?
 Hosts act on annotations: a tool marked read-only runs without asking, so a
 `delete_file` that claims to be read-only deletes without the user's
@@ -45,34 +55,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ... import _lazy_re as re
-from ...lexicon import VerbClass, identifier_words, text_words, verb_class
+from ...lexicon import VerbClass, text_words, verb_class
 from ...model import Severity, ToolContract
 from ..base import Finding, LintContext, Rule
-from ._actions import description_action, first_sentence, hint, normalised
-from ._analysis import analyse, only_reads
-from ._words import CONTENT_PARAMS, EXEC_VERBS
-
-_INTERPRETERS = frozenset("sql shell bash sh zsh powershell terminal repl python javascript cmd command".split())
-_ENFORCED_READ_ONLY = re.compile(r"\bread[- ]?only\b|\bonly\s+(?:select|read)"
-                                 r"|\bselect\s+(?:statements?|queries)\s+only", re.I)
-
-
-def runs_anything(tool: ToolContract) -> str | None:
-    """'SQL' / 'shell commands' / 'code' when the tool executes the statement or command it is given."""
-    if not isinstance(tool.name, str):
-        return None
-    words = identifier_words(tool.name)
-    if not (EXEC_VERBS.intersection(words) and _INTERPRETERS.intersection(words)) and tool.name.lower() not in (
-            "execute_sql", "run_sql", "exec_sql", "query_sql", "sql", "shell", "bash"):
-        return None
-    schema = tool.input_schema
-    properties = schema.get("properties") if isinstance(schema, dict) else None
-    for name in properties if isinstance(properties, dict) else ():
-        if isinstance(name, str) and normalised(name) in CONTENT_PARAMS:
-            return CONTENT_PARAMS[normalised(name)]
-    return None
-
+from ._actions import description_action, first_sentence, hint
+from ._analysis import ENFORCED_READ_ONLY as _ENFORCED_READ_ONLY
+from ._analysis import analyse, only_reads, returns_what_it_makes, runs_anything
 
 _CHANGES = VerbClass.WRITE | VerbClass.DESTRUCTIVE | VerbClass.IRREVERSIBLE
 
@@ -104,6 +92,8 @@ class ContradictoryAnnotations(Rule):
             action = None if analysis.preview else analysis.changes  # a preview shows what would happen
             if action is not None and action.where == "name" and _text_says_it_reads(tool):
                 action = None  # `extension_cli_install`, titled "Get CLI installation instructions"
+            if action is not None and returns_what_it_makes(tool, action):
+                action = None  # "Create a buffer zone (polygon) … Works offline": the made thing is the answer
             if action is not None:
                 yield Finding("/annotations/readOnlyHint", (
                     f"'{tool.name}' is annotated readOnlyHint: true but changes things ({action.says()}); "

@@ -3,10 +3,27 @@
 ## What it does
 Finds a tool that deletes, cancels, removes, overwrites, drops or revokes
 (삭제, 취소, 해지 …) — by its own verb, a job its action parameter selects,
-a bulk write (`update_many`, `bulk_update`), a write with an `overwrite` /
+a bulk update (`update_many`, `bulk_update`), a write with an `overwrite` /
 `force` flag, or a request for a deletion (`request_user_data_deletion`:
 "Request deletion of all data about a user") — whose annotations say
 `destructiveHint: false`.
+
+Destructive means it deletes, overwrites or cannot be undone; what the tool
+itself says it undoes is not reported:
+
+- adding many things at once (`insert_many`, `batch_create_issues`,
+  `batch-create-associations`) destroys none of them;
+- an archive, a deactivation or a disable that the same tool reverses
+  (`archive|unarchive`, `deactivate|reactivate`) or that its description
+  calls reversible ("soft-disables the column … can be restored");
+- a `remove` job the tool describes as a detach, next to the `add` that
+  re-attaches it (a skill detached from an agent; a trigger *instance*
+  detached is gone with its settings, and is reported);
+- taking a watch, a star, an owner or an assignee off an item
+  (`stories-unassign-current-user`: "Remove current user as story owner").
+
+A tool with several jobs is reported for the first one that destroys for good
+(`update_form` with `activate|deactivate|deleteTag`: the `deleteTag`).
 
 MCP's defaults decide what else counts (the 2025-06-18 and later schemas): when
 `readOnlyHint` is false or absent, `destructiveHint` defaults to **true**, so a
@@ -48,7 +65,7 @@ from collections.abc import Iterable
 from ...model import Edit, Fix, Severity, ToolContract
 from ..base import Finding, LintContext, Rule
 from ._actions import hint
-from ._analysis import analyse
+from ._analysis import analyse, lasting_destruction
 
 
 class DestructiveNotAnnotated(Rule):
@@ -59,7 +76,7 @@ class DestructiveNotAnnotated(Rule):
     def check_tool(self, tool: ToolContract, ctx: LintContext) -> Iterable[Finding]:
         if hint(tool, "destructiveHint") is not False or hint(tool, "readOnlyHint") is True:
             return
-        action = analyse(tool, ctx).destroys
+        action = lasting_destruction(tool, analyse(tool, ctx))
         if action is None:
             return
         yield Finding("/annotations/destructiveHint", (
