@@ -123,11 +123,12 @@ def rule_doc(code: str) -> str:
 
 # --------------------------------------------------------------------------- sample
 
-def sample(out: Path, per_code: int, seed: int, batch_size: int, skip: tuple[str, ...] = ()) -> None:
+def sample(out: Path, per_code: int, seed: int, batch_size: int, skip: tuple[str, ...] = (),
+           severities: tuple[str, ...] = ("error", "warning", "info")) -> None:
     judged = {verdict_key(v) for v in read_verdicts()}
     by_code: dict[tuple[str, str], list[Finding]] = defaultdict(list)  # a code reported at two severities
     for f in findings():                                                # is sampled at each
-        if not (skip and f.code.startswith(skip)):
+        if not (skip and f.code.startswith(skip)) and f.severity in severities:
             by_code[(f.code, f.severity)].append(f)
     rng = random.Random(seed)
     chosen: list[Finding] = []
@@ -324,6 +325,7 @@ def main() -> None:
     s.add_argument("--seed", type=int, default=7)
     s.add_argument("--batch-size", type=int, default=40)
     s.add_argument("--skip", default="", help="codes or prefixes to leave out, comma separated")
+    s.add_argument("--severities", default="error,warning,info", help="the severities to sample, comma separated")
     m = commands.add_parser("merge")
     m.add_argument("paths", type=Path, nargs="+")
     m.add_argument("--judge", default="blind")
@@ -332,7 +334,8 @@ def main() -> None:
     t.add_argument("--write", action="store_true")
     args = parser.parse_args()
     if args.command == "sample":
-        sample(args.out, args.per_code, args.seed, args.batch_size, tuple(c for c in args.skip.split(",") if c))
+        sample(args.out, args.per_code, args.seed, args.batch_size, tuple(c for c in args.skip.split(",") if c),
+               tuple(args.severities.split(",")))
     elif args.command == "merge":
         merge(args.paths, args.judge, args.sample)
     else:
