@@ -699,14 +699,14 @@ def _severity(file, name, code):
     return [d.severity.label for d in lint(tool_of(file, name), code)]
 
 
-def test_x003_real_deletes_left_to_mcp_defaults_are_info_and_whole_containers_warn():
+def test_x003_real_deletes_left_to_mcp_defaults_are_info_whole_containers_too():
     for file, name in [("mcp-server-asana.json", "asana_delete_section"), ("server-redis.json", "delete"),
                        ("server-gmail-autoauth-mcp.json", "delete_label"), ("mcp-server-neon.json", "delete_branch"),
                        ("twilio-alpha-mcp.json", "TwilioMessagingV1--DeleteAlphaSender"),
                        ("mcp-server-asana.json", "asana_delete_project_status"),
                        ("awslabs-ecs-mcp-server.json", "delete_app")]:
         assert _severity(file, name, "X003") == ["info"], name
-    assert _severity("mcp-server-neon.json", "delete_project", "X003") == ["warning"]
+    assert _severity("mcp-server-neon.json", "delete_project", "X003") == ["info"]
     for file, name in [("backlog-mcp-server.json", "delete_watching"),
                        ("mcp-server-cloudflare.json", "queue_delete_message"),
                        ("digitalocean-mcp.json", "image-action-transfer"), ("azure-mcp.json", "deploy"),

@@ -51,7 +51,7 @@ def test_t001_inside_a_nested_object_the_fix_is_the_anyof():
                          "description": "Provide either `booking_ref` or `passenger_email`."}}
     (d,) = _found(_tool(nested, "Find a booking and return it."), "T001")
     (edit,) = d.fix.edits
-    assert edit.pointer == "/inputSchema/properties/lookup/anyOf"
+    assert d.severity.label == "info" and edit.pointer == "/inputSchema/properties/lookup/anyOf"
     assert edit.value == [{"required": ["booking_ref"]}, {"required": ["passenger_email"]}]
 
 

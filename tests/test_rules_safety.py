@@ -822,9 +822,10 @@ def test_x003_a_plain_irreversible_action_left_to_mcp_defaults_is_info(obj):
     (tool("purge_item", "Deletes the item and all its attachments.", {"id": STR}), "'and all its'"),
     (tool("workspace_teardown", "Deletes a workspace.", {"id": STR}), "a workspace goes with everything in it"),
 ])
-def test_x003_a_whole_container_deleted_warns_even_with_mcp_defaults(obj, says):
+def test_x003_a_whole_container_deleted_asks_for_a_preview_at_info(obj, says):
+    # hosts confirm it by MCP's default; blind judges found the preview a design choice, not a defect
     (finding,) = lint(obj, "X003")
-    assert finding.severity.label == "warning" and says in finding.message
+    assert finding.severity.label == "info" and says in finding.message and "preview" in finding.message
 
 
 @pytest.mark.parametrize("obj", [

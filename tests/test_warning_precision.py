@@ -190,7 +190,8 @@ def test_d003_a_short_name_whose_neighbours_are_described_is_info():
                  "properties": {"text": STRING, "weight": {"type": "string"}}}
     assert ("weight", "info") in found(tool({"component": component}), "D003")
     bare = {"type": "object", "properties": {"db": {"type": "string"}, "coll": {"type": "string"}}}
-    assert ("db", "warning") in found(tool({"target_queue": bare}), "D003")
+    assert ("db", "info") in found(tool({"target_queue": bare}), "D003")  # nested: its holder says whose
+    assert ("db", "warning") in found(tool({"db": {"type": "string"}}), "D003")  # at the top nothing does
 
 
 def test_p006_a_long_list_of_modest_tools_is_info_and_a_bloated_one_a_warning():

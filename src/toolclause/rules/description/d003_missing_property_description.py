@@ -26,9 +26,8 @@ the id of a handle the server made (`sessionId`, `process_id`: returned by which
 call?), or a duration, size or amount without its unit in the name (`timeout`,
 `max_age`, `amount`; not `timeout_ms`).  A bare `id` or `value` is a warning
 at the top level of a tool whose description does not speak of it; inside an
-object its parent says whose it is.  Any name inside an object whose
-description, or one of whose other properties' descriptions, gives the context
-is info.  An object or an array is info: what it holds is in its parts.  A
+object its parent says whose it is.  Any name inside an object is info: its
+holder and its neighbours give the context.  An object or an array is info: what it holds is in its parts.  A
 property the tool description documents by name is info too (the model reads
 that text already; moving it is tidying).  A name that says everything
 (`invoice_id`, `query`, `branch_name`, `path`) is reported as info: a
@@ -257,8 +256,8 @@ def ambiguous_name(node: SchemaNode, tool: ToolContract) -> bool:
         top = node.parent is not None and node.parent.is_root
         described = isinstance(tool.description, str) and words[0].rstrip("s") in tool.description.lower()
         return top and not described
-    if not top_level(node) and explained_around(node):
-        return False  # `weight` beside `text` and `color` in a described text component: its neighbours say
+    if not top_level(node):
+        return False  # inside an object its holder and neighbours give the context (judged marginal there)
     if len(words) == 1 and (words[0] in _AMBIGUOUS or len(words[0]) <= 2):
         return True
     if words[-1] in ("id", "ids") and words[0] in _HANDLES and top_level(node):

@@ -122,16 +122,16 @@ class MissingPropertyType(Rule):
             return
         path = property_path(node)
         evident = _evident_type(node.schema)
-        if evident:
-            yield Finding(node.pointer, f"property '{path}' has no type; add \"type\": \"{evident}\" "
-                                        f"(what its {'default' if 'default' in node.schema else 'schema'} shows)",
-                          Fix(f"add \"type\": \"{evident}\" to '{path}'", safe=False))
-        elif _any_value(node):
+        if _any_value(node):
             # a JSON Patch value, a flag variation, a filter's comparison value: any JSON by design, so one
-            # "type" would reject calls the tool takes; naming the types it takes is still worth it
+            # "type" (even the one its default shows) would reject calls the tool takes; naming them still helps
             yield Finding(node.pointer, f"property '{path}' has no type; if it takes any JSON value, say so in "
                                         f"its description, else list the types it takes (\"type\": [...])",
                           Fix(f"say which types '{path}' takes", safe=False), severity=Severity.INFO)
+        elif evident:
+            yield Finding(node.pointer, f"property '{path}' has no type; add \"type\": \"{evident}\" "
+                                        f"(what its {'default' if 'default' in node.schema else 'schema'} shows)",
+                          Fix(f"add \"type\": \"{evident}\" to '{path}'", safe=False))
         else:
             yield Finding(node.pointer, f"property '{path}' has no type, so a model must guess what to send; "
                                         f"add a \"type\" (or an enum)",

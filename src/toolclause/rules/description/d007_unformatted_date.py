@@ -33,6 +33,11 @@ names a format of no date ("Markdown format", "ISO 4217"), Unix timestamps
 described in Chinese (秒级时间戳, 毫秒) and 일시적 ("temporary") are not dates to format
 either.  "Since this date", "until this date" count as saying it is one.
 
+A field whose description documents several forms, or a local time without an
+offset, is reported as info: the text already tells the model, and the pattern
+asked for serves the validator.  No pattern is offered that the field's own
+default or examples would fail.
+
 ## Why is this bad?
 "Next Friday", "03/04/2025", "2025-04-03" and "Apr 3" all fit a bare string.
 The model picks one, the function parses another — and 03/04 is March in one
@@ -61,6 +66,7 @@ it is not applied by `--fix`.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable
 
 from ...model import Edit, Fix, Severity, ToolContract
@@ -71,6 +77,19 @@ from ._common import STRING_TYPES, is_string, property_path, text_of
 from ._dates import date_suggestion
 
 _SETTLED = frozenset({"format", "pattern", "enum", "const", "$ref", "anyOf", "oneOf", "allOf"})
+
+
+def _rejects_own_values(schema: dict, pattern: object) -> bool:
+    """Whether the schema's own default or examples would fail the suggested pattern."""
+    if not isinstance(pattern, str):
+        return False
+    try:
+        compiled = re.compile(pattern)
+    except re.error:
+        return True
+    values = [schema["default"]] if "default" in schema else []
+    values += [v for v in schema.get("examples") or [] if isinstance(v, str)]
+    return any(isinstance(v, str) and compiled.search(v) is None for v in values)
 
 
 class UnformattedDate(Rule):
@@ -95,19 +114,22 @@ class UnformattedDate(Rule):
             yield Finding(node.pointer, f"property '{path}' holds a date/time but has no format or pattern, and "
                                         f"{why}; say in the description which forms it takes (ISO 8601 date, "
                                         f"date-time, Unix seconds …) and add a \"pattern\" that accepts each of them",
-                          Fix(f"document the forms '{path}' takes and add a \"pattern\" for them", safe=False))
+                          Fix(f"document the forms '{path}' takes and add a \"pattern\" for them", safe=False),
+                          Severity.INFO)  # the text documents the forms already: a pattern is the validator's gain
             return
         if keyword == "local":
             yield Finding(node.pointer, f"property '{path}' holds a date/time but has no format or pattern, and "
                                         f"{why}, so \"format\": \"date-time\" would reject it; add a \"pattern\" "
                                         f"for that form (or ask for an offset and use \"format\": \"date-time\")",
-                          Fix(f"add a \"pattern\" for the form '{path}' documents", safe=False))
+                          Fix(f"add a \"pattern\" for the form '{path}' documents", safe=False), Severity.INFO)
             return
         if value is None:
             yield Finding(node.pointer, f"property '{path}' holds a date/time ({why}) but has no format or pattern; "
                                         f"add a \"pattern\" for that format",
                           Fix(f"add a \"pattern\" to '{path}'", safe=False))
             return
+        if keyword == "pattern" and _rejects_own_values(schema, value):
+            return  # the default or an example ("" for none) would fail the pattern: no advice is safe here
         addition = f"\"{keyword}\": {json.dumps(value)}"
         yield Finding(node.pointer, f"property '{path}' holds a date/time ({why}) but has no format or pattern; "
                                     f"add {addition}",

@@ -25,8 +25,8 @@ confirm it; a dry-run on top is extra, not a must:
   fix (`destructiveHint: true`) is the confirmation;
 - a deletion of a whole project, account, workspace, database, cluster or
   repository, or one the description says takes everything in it ("Deletes
-  the repository and all its issues"), left to the default: a **warning**;
-  one click on a default prompt is little for that;
+  the repository and all its issues"), left to the default: **info** that asks
+  for a preview listing what will go (hosts already confirm it by default);
 - any other irreversible action left to the default (a plain
   `delete_issue` without annotations): **info** — hosts confirm it already;
   say so explicitly with `destructiveHint: true`.  In a format that carries
@@ -187,7 +187,8 @@ class IrreversibleWithoutConfirmation(Rule):
             yield Finding(action.pointer, (
                 f"'{tool.name}' cannot be undone ({action.says()}; {whole}) and has no confirmation or dry-run "
                 f"parameter and no preview tool; a host's default prompt shows only the raw call — add a 'dry_run' "
-                f"(or 'confirm') boolean that lists what will go, or a preview_* tool the model calls first"), fix)
+                f"(or 'confirm') boolean that lists what will go, or a preview_* tool the model calls first"), fix,
+                Severity.INFO)  # hosts confirm it by MCP's default: a preview is a design choice, not a defect
             return
         yield Finding(action.pointer, (
             f"'{tool.name}' cannot be undone ({action.says()}); with destructiveHint left out, MCP's default (true) "
