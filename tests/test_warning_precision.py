@@ -221,3 +221,19 @@ def test_x008_an_order_that_claims_the_conversation_is_a_warning_and_workflow_ad
 def test_d003_a_property_the_tool_description_documents_is_info_even_with_an_ambiguous_name():
     obj = tool({"range": {"type": "string"}}, description="Reads a file.\n- range: lines to read, e.g. '1-20'.")
     assert found(obj, "D003") == [("range", "info")]
+
+
+# --------------------------------------------------------------------------- D006, D009
+
+def test_d006_a_code_another_description_of_the_tool_explains_is_readable():
+    mechanism = {"enum": ["PLAIN", "AWS_MSK_IAM"], "description": "The SASL mechanism."}
+    explained = tool({"mechanism": mechanism, "aws": {"type": "object", "description": "Settings for AWS_MSK_IAM."}})
+    assert found(explained, "D006") == []
+    assert [s for _, s in found(tool({"mechanism": mechanism}), "D006")] == ["info"]
+
+
+@pytest.mark.parametrize("name, description", [
+    ("flush_table", "Flush the given tables."), ("browser_handle_dialog", "Handle a dialog on the page."),
+])
+def test_d009_maintenance_and_dialog_actions_have_no_result_to_describe(name, description):
+    assert found({**tool(description=description), "name": name}, "D009") == []

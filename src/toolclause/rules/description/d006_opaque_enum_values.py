@@ -3,8 +3,8 @@
 ## What it does
 Finds enum values a model cannot read — letter-and-number codes whose letters
 vary (`A1`, `B2`, `C3`) and joined codes with a vowel-less abbreviation
-(`SVC_PREM`, `CBN_ECO`) — unless the property description mentions each such
-value (a key like "A1 = economy").  Single words, however short (`DHL`,
+(`SVC_PREM`, `CBN_ECO`) — unless a description of the tool (its own, the
+property's, a sibling's) mentions each such value (a key like "A1 = economy").  Single words, however short (`DHL`,
 `PGP`, `fr`), common acronyms and abbreviations (`PDF`, `HTML`, `MSG_ID`) and
 ordinal series with one letter (`P1`, `P2`, `P3`; `Q1`–`Q4`) are readable and
 not reported.
@@ -77,6 +77,22 @@ def opaque_values(values: list) -> list[str]:
             and any(_abbreviation(part.lower()) for part in re.split(r"[_-]", v))]
 
 
+def _texts_of(tool: ToolContract) -> str:
+    """The tool description and every description in its input schema, joined: where a code may be explained."""
+    parts: list[str] = [tool.description] if isinstance(tool.description, str) else []
+    stack: list[object] = [tool.input_schema]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            text = item.get("description")
+            if isinstance(text, str):
+                parts.append(text)
+            stack.extend(v for k, v in item.items() if k != "enum")
+        elif isinstance(item, list):
+            stack.extend(item)
+    return "\n".join(parts)
+
+
 class OpaqueEnumValues(Rule):
     code = "D006"
     name = "opaque-enum-values"
@@ -91,7 +107,9 @@ class OpaqueEnumValues(Rule):
         if not opaque:
             return
         description = text_of(node.schema)
-        unexplained = [v for v in opaque if v not in description]
+        # a value the tool's other texts name (the description, a sibling's description) is explained there
+        elsewhere = _texts_of(tool)
+        unexplained = [v for v in opaque if v not in description and v not in elsewhere]
         if not unexplained:
             return
         shown = ", ".join(f"'{v}'" for v in unexplained[:8]) + (" …" if len(unexplained) > 8 else "")

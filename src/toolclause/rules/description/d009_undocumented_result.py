@@ -81,7 +81,7 @@ delete remove erase purge destroy drop kill terminate stop end halt abort cancel
 cleanup clean unstage uninstall unsubscribe unfollow unlink detach disconnect reconnect revoke dismiss set
 toggle enable disable apply emulate scale switch checkout select focus click tap hover drag scroll swipe press
 type fill resize wait sleep navigate go reload refresh mark unmark pin unpin star unstar mute unmute lock
-unlock pause resume shutdown reboot restart power assign unassign
+unlock pause resume shutdown reboot restart power assign unassign flush reindex vacuum optimize handle accept
 """.split())
 ADD_VERBS = frozenset("add append attach".split())  # one item, *to* something that exists
 CREATE_VERBS = frozenset("create make".split())

@@ -192,6 +192,16 @@ class OpenAIStrictIncompatible(Rule):
     def _object(self, node: SchemaNode, schema: dict[str, Any]) -> Iterable[Finding]:
         label = property_label(node)
         extra = schema.get("additionalProperties", None)
+        if not node.is_root and extra is not False and not schema.get("properties") \
+                and not schema.get("patternProperties"):
+            # a free-form map: closing it (and adding "properties": {}) would make it accept only {}, so every
+            # real call would fail; strict mode has no map, only an array of pairs
+            yield Finding(node.pointer, (
+                f"{label} is a free-form map, which strict mode cannot express: closing it would accept only "
+                f"{{}}; send its entries as an array of {{\"key\", \"value\"}} objects (export --target "
+                f"openai-strict reports this map as a loss), or list its keys in \"properties\""),
+                Fix("make the map an array of {key, value} objects", safe=False))
+            return
         if extra is not False:
             if isinstance(extra, dict) and extra:
                 why = ("it describes a map (additionalProperties is a schema), which strict mode cannot express; "
