@@ -207,7 +207,7 @@ def _baseline(request: LintRequest, accepted: Accepted | None) -> lint_run.Basel
 
 def _fix_summary(fixes: lint_run.Fixes, request: LintRequest) -> FixSummary:
     summary = FixSummary(applied=fixes.applied, skipped=fixes.skipped, files_changed=fixes.files_changed,
-                         notes=fixes.notes)
+                         notes=fixes.notes, texts=fixes.texts)
     if request.diff:
         summary.diff = "".join(_diff_of(file, text, request.cwd) for file, text in fixes.texts.items())
     return summary

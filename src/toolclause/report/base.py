@@ -8,24 +8,18 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import PurePath
-from typing import TYPE_CHECKING
 
 from .. import _lazy_re as re
 from ..linting.engine import LintReport
+from ..linting.run import Fixes
 from ..model import Diagnostic, Severity
-
-if TYPE_CHECKING:
-    from ..linting.fix import SkippedFix  # made by --fix alone, which imports the fixer
 
 
 @dataclass
-class FixSummary:
-    """What `--fix` did: the findings it fixed, the fixes it could not apply, the files it wrote."""
+class FixSummary(Fixes):
+    """What `--fix` did (the pipeline's `Fixes`: findings fixed, fixes not applied, files written), and
+    for `--diff` what it would write."""
 
-    applied: list[Diagnostic] = field(default_factory=list)
-    skipped: list[SkippedFix] = field(default_factory=list)
-    files_changed: list[str] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)  # e.g. "standard input is never written back"
     diff: str | None = None  # --diff: what --fix would write, as a unified diff (nothing was written)
 
 

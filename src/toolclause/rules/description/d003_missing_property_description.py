@@ -226,41 +226,22 @@ def _documented_in_tool_description(node: SchemaNode, tool: ToolContract) -> str
     return line if len(line) <= 80 else line[:79] + "…"
 
 
-def top_level(node: SchemaNode) -> bool:
-    return node.parent is not None and node.parent.is_root
-
-
-def explained_around(node: SchemaNode) -> bool:
-    """Whether the object holding a nested property, or one of its siblings, is described: the context
-    that makes a short name (`db` beside `coll`, `code` beside `bold`) plain."""
-    holder = node.parent
-    if holder is None:
-        return False
-    if text_of(holder.schema) or (holder.parent is not None and holder.parent.kind is NodeKind.PROPERTY
-                                  and text_of(holder.parent.schema)):
-        return True
-    siblings = holder.schema.get("properties")
-    return isinstance(siblings, dict) and any(isinstance(s, dict) and text_of(s) for k, s in siblings.items()
-                                              if k != node.key)
-
-
 def ambiguous_name(node: SchemaNode, tool: ToolContract) -> bool:
     """Whether the property's name leaves open what to send: an abbreviation, a word of several meanings, an
-    id of a handle the server made, or a quantity without its unit.  An object or array is not: what it
-    holds is in its parts.  A bare `id` or `value` is, at the top level, unless the tool description
-    speaks of it (`by page ID`); inside an object its parent says whose it is."""
+    id of a handle the server made, or a quantity without its unit.  Only at the top level: inside an
+    object its holder and neighbours give the context (judged marginal there).  An object or array is not:
+    what it holds is in its parts.  A bare `id` or `value` is, unless the tool description speaks of it
+    (`by page ID`)."""
     words = identifier_words(node.key) if isinstance(node.key, str) else ()
     if not words or node.schema.get("type") in ("object", "array", None):
         return False  # a container says it in its parts; an untyped property's defect is its type (D004)
+    if node.parent is None or not node.parent.is_root:
+        return False
     if len(words) == 1 and words[0] in _PLAIN_BY_PLACE:
-        top = node.parent is not None and node.parent.is_root
-        described = isinstance(tool.description, str) and words[0].rstrip("s") in tool.description.lower()
-        return top and not described
-    if not top_level(node):
-        return False  # inside an object its holder and neighbours give the context (judged marginal there)
+        return not (isinstance(tool.description, str) and words[0].rstrip("s") in tool.description.lower())
     if len(words) == 1 and (words[0] in _AMBIGUOUS or len(words[0]) <= 2):
         return True
-    if words[-1] in ("id", "ids") and words[0] in _HANDLES and top_level(node):
+    if words[-1] in ("id", "ids") and words[0] in _HANDLES:
         return True
     declared = node.schema.get("type")
     return (declared in ("integer", "number") and any(w in _UNITLESS for w in words)

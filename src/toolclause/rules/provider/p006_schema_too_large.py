@@ -202,7 +202,7 @@ class SchemaTooLarge(Rule):
         return ctx.state(_Estimates).get(tool, estimate_tokens)
 
     def check_tool(self, tool: ToolContract, ctx: LintContext) -> Iterable[Finding]:
-        budget = _budget(ctx, TOOL_BUDGET_KEY, TOOL_BUDGET_DEFAULT)
+        budget = budget_per_tool(ctx)
         tokens = self._tokens(tool, ctx)
         if tokens > budget:
             message = (f"this tool costs about {tokens:,} prompt tokens on every turn (its name, description and "
