@@ -232,6 +232,9 @@ def _http_headers(ctx: click.Context, param: click.Parameter,
 @click.option("--fix", is_flag=True, help="Apply safe fixes to the files, then report what remains.")
 @click.option("--diff", is_flag=True, help="Show what --fix would change as a unified diff, and write nothing "
                                           "(exit 1 when there is something to fix).")
+@click.option("--unsafe-fixes", is_flag=True,
+              help="With --fix or --diff, apply the unsafe fixes too: those that could reject a value the tool "
+                   "documents (a bound, an enum, a closed object). Review the result.")
 @click.option("--exclude", "exclude", multiple=True, metavar="GLOB",
               help="Leave out files and folders this glob matches when searching folders (repeatable; added "
                    "to the configuration's exclude), e.g. --exclude 'tests/fixtures'.")
@@ -266,7 +269,7 @@ def lint_command(paths: tuple[str, ...], targets: str | None, output_format: str
                  baseline: str | None, write_baseline: str | None, input_format: str, output: str | None,
                  server: str | None, url: str | None, headers: tuple[tuple[str, str], ...], timeout: float,
                  statistics: bool, mcp_config: str | None, no_cache: bool, jobs: int | None, quiet: bool,
-                 no_color: bool, exclude: tuple[str, ...], diff: bool) -> None:
+                 no_color: bool, exclude: tuple[str, ...], diff: bool, unsafe_fixes: bool) -> None:
     """Lint tool definitions in PATHS (files or folders; - for standard input), or a live MCP server."""
     if server is not None and url is not None:
         raise click.UsageError("give --server or --url, not both")
@@ -276,6 +279,8 @@ def lint_command(paths: tuple[str, ...], targets: str | None, output_format: str
         raise click.UsageError("lint either PATHS or the servers of --mcp-config, not both in one run")
     if (server is not None or url is not None) and paths:
         raise click.UsageError("lint either PATHS or a live server (--server/--url), not both in one run")
+    if unsafe_fixes and not (fix or diff):
+        raise click.UsageError("--unsafe-fixes goes with --fix or --diff (it says which fixes they may apply)")
     if headers and url is None:
         raise click.UsageError("--header goes with --url (HTTP headers for a server reached over Streamable HTTP)")
     if not paths and server is None and url is None and mcp_config is None:
@@ -315,7 +320,7 @@ def lint_command(paths: tuple[str, ...], targets: str | None, output_format: str
                           config_file=config_file, baseline=baseline, write_baseline=write_baseline,
                           input_format=input_format, server=server, url=url, headers=headers, timeout=timeout,
                           statistics=statistics, mcp_config=mcp_config, exclude=exclude, diff=diff,
-                          jobs=jobs or os.cpu_count() or 1)
+                          unsafe_fixes=unsafe_fixes, jobs=jobs or os.cpu_count() or 1)
     show_progress = not quiet and bool(getattr(sys.stderr, "isatty", None) and sys.stderr.isatty())
     try:
         with progress_bar(show_progress) as progress:

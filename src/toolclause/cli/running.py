@@ -49,6 +49,7 @@ class LintRequest:
     fail_on: str | None = None
     fix: bool = False
     diff: bool = False  # --diff: the fixes as a unified diff, nothing written
+    unsafe_fixes: bool = False  # --unsafe-fixes: --fix and --diff apply the fixes that could reject a value too
     config_file: str | None = None
     baseline: str | None = None
     write_baseline: str | None = None
@@ -279,6 +280,7 @@ def lint_request(request: LintRequest, progress: Progress | None = None) -> lint
     bound = _bound(request)
     return lint_run.LintRequest(reader=_Sources(request), **configured, jobs=1 if bound is not None else request.jobs,
                                 progress=progress, bound=bound, fix=_fix_files(request),
+                                unsafe_fixes=request.unsafe_fixes,
                                 baseline=_baseline(request, accepted))
 
 

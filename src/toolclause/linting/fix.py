@@ -59,10 +59,12 @@ def can_write_back(file: str | None) -> bool:
     return file != "-" and not file.startswith(("<", "server:", "http://", "https://"))
 
 
-def safe_edits(diagnostic: Diagnostic) -> tuple[Edit, ...]:
-    """The edits `--fix` may apply for a diagnostic (none unless its fix is safe)."""
+def safe_edits(diagnostic: Diagnostic, *, unsafe: bool = False) -> tuple[Edit, ...]:
+    """The edits `--fix` may apply for a diagnostic: none unless its fix is safe, or, with `unsafe`
+    (`--unsafe-fixes`), the edits of a fix that could reject a documented value too (Ruff's split: an unsafe
+    fix is applied only when the user asks for it by name)."""
     fix = diagnostic.fix
-    if fix is None or not fix.safe:
+    if fix is None or not (fix.safe or unsafe):
         return ()
     return tuple(fix.edits)
 
@@ -182,10 +184,11 @@ def _overlaps(a: str, b: str) -> bool:
     return a == b or a.startswith(b + "/") or b.startswith(a + "/")
 
 
-def apply_fixes(document: Any, diagnostics: Iterable[Diagnostic]) -> FixOutcome:
-    """Apply the safe fixes of `diagnostics` (all into this one document) in place."""
+def apply_fixes(document: Any, diagnostics: Iterable[Diagnostic], *, unsafe: bool = False) -> FixOutcome:
+    """Apply the safe fixes of `diagnostics` (all into this one document) in place; the unsafe ones too with
+    `unsafe`."""
     outcome = FixOutcome()
-    fixable = [(d, safe_edits(d)) for d in diagnostics]
+    fixable = [(d, safe_edits(d, unsafe=unsafe)) for d in diagnostics]
     fixable = [(d, edits) for d, edits in fixable if edits]
     fixable.sort(key=lambda item: _order_key(item[1][0].pointer), reverse=True)
     touched: list[str] = []

@@ -116,19 +116,19 @@ def yaml_layout(text: str) -> tuple[int, int, int]:
     return mapping, max(sequence or 2, offset + 2), offset
 
 
-def _fix_yaml(text: str, diagnostics: Sequence[Diagnostic]) -> tuple[str, FixOutcome]:
+def _fix_yaml(text: str, diagnostics: Sequence[Diagnostic], unsafe: bool) -> tuple[str, FixOutcome]:
     yaml = _yaml()
     mapping, sequence, offset = yaml_layout(text)
     yaml.indent(mapping=mapping, sequence=sequence, offset=offset)
     documents = list(yaml.load_all(text))
     if len(documents) == 1:
-        outcome = apply_fixes(documents[0], diagnostics)
+        outcome = apply_fixes(documents[0], diagnostics, unsafe=unsafe)
         stream = io.StringIO()
         yaml.dump(documents[0], stream)
         return stream.getvalue(), outcome
     # several documents (`---`): the loader's pointers start at the index among the non-empty ones
     found = [tree for tree in documents if tree is not None]
-    outcome = apply_fixes(found if len(found) > 1 else found[0] if found else None, diagnostics)
+    outcome = apply_fixes(found if len(found) > 1 else found[0] if found else None, diagnostics, unsafe=unsafe)
     yaml.explicit_start = True
     stream = io.StringIO()
     yaml.dump_all(found, stream)
@@ -299,14 +299,15 @@ def _parse_for_fixing(text: str) -> Any:
     return json.loads(text, object_pairs_hook=_no_repeated_keys)
 
 
-def _fix_json(text: str, diagnostics: Sequence[Diagnostic]) -> tuple[str, FixOutcome]:
+def _fix_json(text: str, diagnostics: Sequence[Diagnostic], unsafe: bool) -> tuple[str, FixOutcome]:
     document = _parse_for_fixing(text.lstrip("\ufeff"))
     original = json.loads(text.lstrip("\ufeff"))
-    outcome = apply_fixes(document, diagnostics)
+    outcome = apply_fixes(document, diagnostics, unsafe=unsafe)
     return splice_json(text.lstrip("\ufeff"), original, document), outcome
 
 
-def _fix_jsonl(text: str, diagnostics: Sequence[Diagnostic]) -> tuple[str, list[SkippedFix], list[Diagnostic]]:
+def _fix_jsonl(text: str, diagnostics: Sequence[Diagnostic],
+               unsafe: bool) -> tuple[str, list[SkippedFix], list[Diagnostic]]:
     lines = text.splitlines(keepends=True)
     by_line: dict[int, list[Diagnostic]] = defaultdict(list)
     outcomes: list[tuple[list[SkippedFix], list[Diagnostic]]] = []
@@ -319,7 +320,7 @@ def _fix_jsonl(text: str, diagnostics: Sequence[Diagnostic]) -> tuple[str, list[
         raw = lines[number - 1]
         ending = raw[len(raw.rstrip("\r\n")):]
         record = _parse_for_fixing(raw)
-        outcome = apply_fixes(record, group)
+        outcome = apply_fixes(record, group, unsafe=unsafe)
         if outcome.applied:  # an untouched record keeps its exact bytes
             lines[number - 1] = splice_json(raw[:len(raw) - len(ending)], json.loads(raw), record) + ending
         outcomes.append((outcome.skipped, outcome.applied))
@@ -337,8 +338,9 @@ class TextFix:
     skipped: list[SkippedFix] = field(default_factory=list)
 
 
-def fix_text(original: str, name: str, diagnostics: Sequence[Diagnostic]) -> TextFix:
-    """Apply the safe fixes of `diagnostics` to `original`, the text of the file called `name`.
+def fix_text(original: str, name: str, diagnostics: Sequence[Diagnostic], *, unsafe: bool = False) -> TextFix:
+    """Apply the safe fixes of `diagnostics` to `original`, the text of the file called `name` (the unsafe ones
+    too with `unsafe`).
 
     `name` tells JSON, JSON Lines and YAML apart (with the text itself, as the
     loader does).  Raises when the text cannot be parsed again (it changed since
@@ -348,9 +350,9 @@ def fix_text(original: str, name: str, diagnostics: Sequence[Diagnostic]) -> Tex
     text = original.lstrip("\ufeff")
     kind = detect_kind(name, text)
     if kind == "jsonl":
-        new_text, skipped, applied = _fix_jsonl(text, diagnostics)
+        new_text, skipped, applied = _fix_jsonl(text, diagnostics, unsafe)
     else:
-        new_text, outcome = (_fix_yaml if kind == "yaml" else _fix_json)(text, diagnostics)
+        new_text, outcome = (_fix_yaml if kind == "yaml" else _fix_json)(text, diagnostics, unsafe)
         skipped, applied = outcome.skipped, outcome.applied
     # JSONL lines keep their own endings; JSON and YAML were written anew with '\n'
     new_text = ("\ufeff" if style.bom else "") + new_text if kind == "jsonl" else style.apply(new_text)

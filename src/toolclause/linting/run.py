@@ -247,6 +247,7 @@ class LintRequest:
     bound: Callable[[], AbstractContextManager[Any]] | None = None  # what the linting runs inside (a time limit)
     # after it
     fix: FixFiles | None = None  # apply the safe fixes (--fix, --diff)
+    unsafe_fixes: bool = False  # and the unsafe ones, which could reject a value the tool documents
     baseline: Baseline | None = None
     gate: Gate | None = None
 
@@ -367,9 +368,10 @@ def lint_read(loaded: LoadResult, config: LintConfig, progress: Progress | None 
 
 # --------------------------------------------------------------------------- fixes
 
-def fix_file(file: str, diagnostics: Sequence[Diagnostic], files: FixFiles) -> tuple[list[Diagnostic],
-                                                                                     list[SkippedFix], str | None]:
-    """Apply safe fixes to one file's text: (fixed, skipped, the text written, or None when nothing was)."""
+def fix_file(file: str, diagnostics: Sequence[Diagnostic], files: FixFiles, *,
+             unsafe: bool = False) -> tuple[list[Diagnostic], list[SkippedFix], str | None]:
+    """Apply safe fixes (and unsafe ones with `unsafe`) to one file's text: (fixed, skipped, the text written, or
+    None when nothing was)."""
     from .fix import SkippedFix
     from .fix_text import FixRefused, fix_text
 
@@ -382,7 +384,7 @@ def fix_file(file: str, diagnostics: Sequence[Diagnostic], files: FixFiles) -> t
     if reason is not None:
         return [], [SkippedFix(d, reason, refused=True) for d in diagnostics], None
     try:
-        fixed = fix_text(original, str(path), diagnostics)
+        fixed = fix_text(original, str(path), diagnostics, unsafe=unsafe)
     except FixRefused as exc:
         return [], [SkippedFix(d, f"{path}: {exc}", refused=True) for d in diagnostics], None
     except Exception as exc:  # the file changed since it was linted, or cannot be re-read
@@ -398,14 +400,15 @@ def fix_file(file: str, diagnostics: Sequence[Diagnostic], files: FixFiles) -> t
     return fixed.applied, fixed.skipped, fixed.text
 
 
-def fix_pass(diagnostics: Sequence[Diagnostic], files: FixFiles) -> Fixes:
-    """One pass: every safe fix of `diagnostics` applied to its file's text."""
+def fix_pass(diagnostics: Sequence[Diagnostic], files: FixFiles, *, unsafe: bool = False) -> Fixes:
+    """One pass: every safe fix of `diagnostics` (and every unsafe one with `unsafe`) applied to its file's
+    text."""
     from .fix import safe_edits
 
     done = Fixes()
     by_file: dict[str, list[Diagnostic]] = {}
     for d in diagnostics:
-        if not safe_edits(d) or not d.file:
+        if not safe_edits(d, unsafe=unsafe) or not d.file:
             continue
         if d.file == "-":
             if not done.notes:
@@ -413,7 +416,7 @@ def fix_pass(diagnostics: Sequence[Diagnostic], files: FixFiles) -> Fixes:
             continue
         by_file.setdefault(d.file, []).append(d)
     for file, group in by_file.items():
-        applied, skipped, written = fix_file(file, group, files)
+        applied, skipped, written = fix_file(file, group, files, unsafe=unsafe)
         done.applied.extend(applied)
         done.skipped.extend(skipped)
         if written is not None:
@@ -423,18 +426,18 @@ def fix_pass(diagnostics: Sequence[Diagnostic], files: FixFiles) -> Fixes:
 
 
 def _fix(request: LintRequest, files: FixFiles, outcome: LintOutcome) -> None:
-    from .fix import SkippedFix, can_write_back
+    from .fix import SkippedFix, can_write_back, safe_edits
 
     total = Fixes()
     for _ in range(MAX_FIX_PASSES):
-        one = fix_pass(outcome.report.diagnostics, files)
+        one = fix_pass(outcome.report.diagnostics, files, unsafe=request.unsafe_fixes)
         total.merge(one)
         if not one.files_changed:
             break
         outcome.loaded = request.reader.reread(outcome.loaded, total.texts, outcome.config.exclude)
         outcome.report = lint_read(outcome.loaded, outcome.config, request.progress, request.jobs)
     remaining = [d for d in outcome.report.diagnostics
-                 if d.fix is not None and d.fix.safe and d.fix.edits and can_write_back(d.file)]
+                 if safe_edits(d, unsafe=request.unsafe_fixes) and can_write_back(d.file)]
     reported = {id(s.diagnostic) for s in total.skipped}
     total.skipped.extend(SkippedFix(d, f"still present after {MAX_FIX_PASSES} passes of --fix")
                          for d in remaining if id(d) not in reported and any(d.file == f for f in total.files_changed))

@@ -83,6 +83,8 @@ def _diagnostic_lines(d: Diagnostic, width: int, paint: _Painter) -> list[str]:
             # a live server's or standard input's tools cannot be written back: say where --fix works
             hint += paint("  [safe: --fix applies it]" if can_write_back(d.file)
                           else "  [safe: --fix applies it to a saved file]", "dim")
+        elif d.fix.edits and can_write_back(d.file):
+            hint += paint("  [unsafe: --fix --unsafe-fixes applies it; review it]", "dim")
         lines.append(hint)
     return lines
 
