@@ -6,10 +6,14 @@ from .t001_either_or_not_encoded import EitherOrNotEncoded
 from .t002_counted_as_number import CountedAsNumber
 from .t003_framework_parameter_leaked import FrameworkParameterLeaked
 from .t004_bound_rejects_documented_value import BoundRejectsDocumentedValue
+from .t005_name_spelt_otherwise import NameSpeltOtherwise
+from .t006_speaks_to_the_model import SpeaksToTheModel
 
 RULES = (
     EitherOrNotEncoded,
     CountedAsNumber,
     FrameworkParameterLeaked,
     BoundRejectsDocumentedValue,
+    NameSpeltOtherwise,
+    SpeaksToTheModel,
 )

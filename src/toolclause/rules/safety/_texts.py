@@ -262,6 +262,13 @@ def lowered_text(tool: ToolContract, ctx: LintContext | None) -> str:
     return (ctx.state(_Texts).get(tool, _read_texts) if ctx is not None else _read_texts(tool))[0]
 
 
+def lowered_prose(tool: ToolContract, ctx: LintContext | None) -> str:
+    """Every prose text of the tool (not its names) joined by line breaks and lower-cased, from the same memo:
+    for a cheap test that rules a tool out before its texts are read one by one."""
+    _, lowered, joined = ctx.state(_Texts).get(tool, _read_texts) if ctx is not None else _read_texts(tool)
+    return joined if lowered else joined.lower()
+
+
 def text_and_words(tool: ToolContract, ctx: LintContext | None) -> tuple[str, list[bytes]]:
     """`lowered_text` and its words.  The words are split again for each rule that asks (one C pass),
     not kept: kept for every tool of the run, they took more memory than the tools' texts."""
