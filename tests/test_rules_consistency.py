@@ -419,3 +419,44 @@ def test_t006_a_property_asks_the_model_for_its_name():
 ])
 def test_t006_instructions_about_the_call_itself_are_clean(description):
     assert _found(_tool(_TWO, description), "T006") == []
+
+
+def test_t005_a_placeholder_value_in_an_example_line_is_not_a_name():
+    tool = _tool({"rotation_id": {"type": "string", "description": "The rotation."}},
+                 "Create overrides.\n\nExample:\n- rotation_id: \"ROTATION_ID\"\n- rotation_id: ROTATION_ID")
+    assert _found(tool, "T005") == []
+
+
+# --------------------------------------------------------------------------- T007
+
+@pytest.mark.parametrize(("prop", "added"), [
+    ({"type": "integer", "description": "Maximum number of results (1-50)"}, {"maximum": 50, "minimum": 1}),
+    ({"type": "integer", "description": "결과 수, 최대 50"}, {"maximum": 50}),
+    ({"type": "integer", "description": "四半期で絞り込み（1〜4）"}, {"maximum": 4, "minimum": 1}),
+    ({"type": "integer", "maximum": 9007199254740991, "description": "Pages to fetch (max 100)."}, {"maximum": 100}),
+    ({"anyOf": [{"type": "integer"}, {"type": "null"}], "description": "Results per page, up to 100."},
+     {"maximum": 100}),
+    ({"type": "string", "description": "Display name (max 255 characters)"}, {"maxLength": 255}),
+    ({"type": "array", "items": {"type": "string"}, "description": "Symbols to quote. Maximum 100 symbols."},
+     {"maxItems": 100}),
+])
+def test_t007_a_limit_the_text_states_and_the_schema_does_not(prop, added):
+    name = "symbols" if prop.get("type") == "array" else "limit"
+    (d,) = _found(_tool({name: prop}), "T007")
+    assert {e.pointer.rsplit("/", 1)[1]: e.value for e in d.fix.edits} == added
+    assert not d.fix.safe
+
+
+@pytest.mark.parametrize("prop", [
+    {"type": "integer", "minimum": 1, "maximum": 50, "description": "Maximum number of results (1-50)"},  # encoded
+    {"type": "integer", "maximum": 20, "description": "Results, up to 50"},  # tighter: T004's, not this rule's
+    {"type": "integer", "description": "Recommended: at most 20 per call."},
+    {"type": "integer", "description": "Defaults to 60, capped at 120."},
+    {"type": "integer", "description": "page * limit must not exceed 10000."},
+    {"type": "integer", "description": "<=0 defaults to 200."},
+    {"type": "integer", "description": "Timeout, up to 30 seconds."},  # a unit a count does not share
+    {"type": "string", "description": "Up to 3 tags, comma separated."},  # items, not characters
+    {"type": "integer", "enum": [10, 20, 50], "description": "Page size, up to 50."},
+])
+def test_t007_negatives(prop):
+    assert _found(_tool({"limit": prop}), "T007") == []

@@ -658,3 +658,14 @@ def test_d007_the_format_fits_every_documented_form(key, description, value):
 def test_d007_forms_no_format_keyword_fits_get_a_pattern_request_without_a_guess(key, description):
     [(value, message)] = _date(key, description)
     assert value is None and 'add a "pattern"' in message and '"format": "date"' not in message
+
+
+def test_d007_reads_a_nullable_string_written_as_an_anyof():
+    tool = {"name": "get_trades", "description": "Get the stock trades of a symbol in a time window.",
+            "inputSchema": {"type": "object", "properties": {"asof": {
+                "anyOf": [{"type": "string"}, {"type": "null"}], "default": None,
+                "description": "As-of date (YYYY-MM-DD) for point-in-time symbol mapping."}}}}
+    (d,) = [d for d in toolclause.lint(tool, select=["D007"])]
+    assert d.pointer == "/inputSchema/properties/asof" and '"format": "date"' in d.message
+    tool["inputSchema"]["properties"]["asof"]["anyOf"][0]["format"] = "date"
+    assert toolclause.lint(tool, select=["D007"]) == []

@@ -174,9 +174,10 @@ def test_c005_quiet_cases(name, description):
     assert _codes(_tool(schema), "C005") == []
 
 
-def test_c005_reads_stated_bounds_from_the_description():
+def test_c005_leaves_a_bound_the_description_states_to_t007():
     schema = {"type": "object", "properties": {"limit": {"type": "integer", "description": "결과 수, 최대 50"}}}
-    (d,) = _codes(_tool(schema), "C005")
+    assert _codes(_tool(schema), "C005") == []
+    (d,) = _codes(_tool(schema), "T007")
     assert "\"maximum\": 50" in d.message and "최대 50" in d.message
 
 

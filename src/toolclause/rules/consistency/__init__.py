@@ -8,6 +8,7 @@ from .t003_framework_parameter_leaked import FrameworkParameterLeaked
 from .t004_bound_rejects_documented_value import BoundRejectsDocumentedValue
 from .t005_name_spelt_otherwise import NameSpeltOtherwise
 from .t006_speaks_to_the_model import SpeaksToTheModel
+from .t007_limit_stated_not_encoded import LimitStatedNotEncoded
 
 RULES = (
     EitherOrNotEncoded,
@@ -16,4 +17,5 @@ RULES = (
     BoundRejectsDocumentedValue,
     NameSpeltOtherwise,
     SpeaksToTheModel,
+    LimitStatedNotEncoded,
 )

@@ -69,10 +69,10 @@ _LIMIT_WORDS = r"(?:up\s+to|at\s+most|no\s+more\s+than|not\s+more\s+than|(?:can\
 _STATEMENTS = re.compile(
     rf"\bbetween\s+{_NUM}\s+and\s+{_NUM}"                                  # 1, 2: a range
     rf"|\bfrom\s+{_NUM}\s+(?:to|through)\s+{_NUM}"                          # 3, 4
-    rf"|(?<![\w.,:/+-]){_NUM}\s*(?:-|–|~|\bto\b|\bthrough\b)\s*{_NUM}(?![\d.,:/-]|\.\d)"  # 5, 6
+    rf"|(?<![\w.,:/+-]){_NUM}\s*(?:-|–|~|〜|～|\bto\b|\bthrough\b)\s*{_NUM}(?![\d.,:/-]|\.\d)"  # 5, 6
     rf"|\b{_LIMIT_WORDS}\s*[:=]?\s*{_NUM}"                                  # 7: a largest value
     rf"|(?:<=|≤)\s*{_NUM}"                                                  # 8
-    rf"|최대\s*(?:값은?\s*)?{_NUM}"                                          # 9
+    rf"|(?:최대|最大|最多)\s*(?:값은?\s*)?{_NUM}"                                # 9
     rf"|{_NUM}\s*(?:개|자|건|글자|명)?\s*이하"                                  # 10
     rf"|\bdefaults?\s*(?:is\s+|to\s+|of\s+|value\s+(?:is\s+)?)?[:=]?\s*{_NUM}"  # 11: a value
     rf"|기본값\s*(?:은|는|:|=)?\s*{_NUM}"                                     # 12
@@ -204,6 +204,30 @@ def _kind(schema: dict[str, Any]) -> str | None:
         return "array"
     return None
 
+def texts_about(node: SchemaNode, tool: ToolContract) -> Iterator[tuple[str, str]]:
+    """(where, text) pairs about this property: its description's sentences, and the part of each
+    tool-description sentence that speaks of it."""
+    description = node.schema.get("description")
+    if isinstance(description, str) and _DIGIT.search(description):
+        for sentence in sentences(description):
+            yield f"the description of '{node.key}'", sentence
+    text = tool.description
+    parent = node.parent
+    if not (isinstance(text, str) and parent is not None and parent.is_root and node.key and len(node.key) >= 3
+            and node.key in text and _DIGIT.search(text)):
+        return
+    others = [n for n in parent.schema.get("properties", {}) if isinstance(n, str) and n != node.key and
+              len(n) >= 3]
+    for sentence in sentences(text):
+        for at in mentions(sentence, node.key):
+            end = min(len(sentence), at + len(node.key) + _AFTER_NAME)
+            for other in others:
+                nearest = next(mentions(sentence[at + len(node.key):end], other), None)
+                if nearest is not None:
+                    end = at + len(node.key) + nearest
+            yield "the tool description", sentence[at:end] + "\x00" + sentence
+            break
+
 
 class BoundRejectsDocumentedValue(Rule):
     code = "T004"
@@ -214,30 +238,6 @@ class BoundRejectsDocumentedValue(Rule):
     def skips(self, keys: tuple, declared: str | tuple[str, ...] | None, kind: NodeKind, role: str) -> bool:
         return kind is not NodeKind.PROPERTY  # a bound on a property, whose description names the values
 
-    def _texts(self, node: SchemaNode, tool: ToolContract) -> Iterator[tuple[str, str]]:
-        """(where, text) pairs about this property: its description's sentences, and the part of each
-        tool-description sentence that speaks of it."""
-        description = node.schema.get("description")
-        if isinstance(description, str) and _DIGIT.search(description):
-            for sentence in sentences(description):
-                yield f"the description of '{node.key}'", sentence
-        text = tool.description
-        parent = node.parent
-        if not (isinstance(text, str) and parent is not None and parent.is_root and node.key and len(node.key) >= 3
-                and node.key in text and _DIGIT.search(text)):
-            return
-        others = [n for n in parent.schema.get("properties", {}) if isinstance(n, str) and n != node.key and
-                  len(n) >= 3]
-        for sentence in sentences(text):
-            for at in mentions(sentence, node.key):
-                end = min(len(sentence), at + len(node.key) + _AFTER_NAME)
-                for other in others:
-                    nearest = next(mentions(sentence[at + len(node.key):end], other), None)
-                    if nearest is not None:
-                        end = at + len(node.key) + nearest
-                yield "the tool description", sentence[at:end] + "\x00" + sentence
-                break
-
     def check_node(self, node: SchemaNode, tool: ToolContract, ctx: LintContext) -> Iterable[Finding]:
         schema = node.schema
         kind = _kind(schema)
@@ -246,7 +246,7 @@ class BoundRejectsDocumentedValue(Rule):
         low, low_open, high, high_open = _bounds(schema, kind)
         if low is None and low_open is None and high is None and high_open is None:
             return
-        for where, text in self._texts(node, tool):
+        for where, text in texts_about(node, tool):
             part, _, whole = text.partition("\x00")
             sentence = whole or part
             found = [s for s in statements(part) if _about_this(s, node.key, kind)]

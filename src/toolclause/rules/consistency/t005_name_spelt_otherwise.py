@@ -234,6 +234,8 @@ class NameSpeltOtherwise(Rule):
             line_end = body.find("\n", head.end())
             for found in _IDENTIFIER.finditer(body, head.end(), line_end if line_end >= 0 else len(body)):
                 word = found.group(1)
+                if word.isupper() or body[found.start(1) - 1] in "'\"":
+                    continue  # a value in an example ('rotation_id: "ROTATION_ID"'), not a name
                 meant = properties.get(folded(word))
                 if meant is not None and word not in known:
                     yield word, found.start(1), meant, "property"

@@ -41,6 +41,17 @@ def is_string(schema: dict[str, Any]) -> bool:
     return False
 
 
+def nullable_branch(schema: dict[str, Any]) -> dict[str, Any] | None:
+    """The one branch that is not `null` of an `anyOf`/`oneOf` of two (`Optional[str]` as pydantic writes it:
+    `{"anyOf": [{"type": "string"}, {"type": "null"}]}`), or None for any other schema."""
+    for keyword in ("anyOf", "oneOf"):
+        branches = schema.get(keyword)
+        if isinstance(branches, list) and len(branches) == 2 and all(isinstance(b, dict) for b in branches):
+            others = [b for b in branches if b != {"type": "null"}]
+            return others[0] if len(others) == 1 else None
+    return None
+
+
 def text_of(schema: dict[str, Any], key: str = "description") -> str:
     value = schema.get(key)
     return value.strip() if isinstance(value, str) else ""
@@ -60,4 +71,4 @@ def raw_value(tool: ToolContract, canonical: str) -> tuple[bool, Any]:
     return (False, None) if value is MISSING else (True, value)
 
 
-__all__ = ["COMPOSITION", "is_string", "property_path", "raw_value", "resolve_local", "split_pointer", "text_of"]
+__all__ = ["COMPOSITION", "is_string", "nullable_branch", "property_path", "raw_value", "resolve_local", "split_pointer", "text_of"]

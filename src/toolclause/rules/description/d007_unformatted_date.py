@@ -73,7 +73,7 @@ from ...model import Edit, Fix, Severity, ToolContract
 from ...schema.walk import NodeKind, SchemaNode
 from .._reach import unused_definition
 from ..base import Finding, LintContext, Rule
-from ._common import STRING_TYPES, is_string, property_path, text_of
+from ._common import is_string, nullable_branch, property_path, text_of
 from ._dates import date_suggestion
 
 _SETTLED = frozenset({"format", "pattern", "enum", "const", "$ref", "anyOf", "oneOf", "allOf"})
@@ -97,13 +97,18 @@ class UnformattedDate(Rule):
     name = "unformatted-date"
     severity = Severity.WARNING
     node_kinds = frozenset({NodeKind.PROPERTY})
-    node_types = STRING_TYPES  # the engine sends only these nodes
+    # string properties, and nullable ones written as an `anyOf` (which declares no `type` of its own)
 
     def check_node(self, node: SchemaNode, tool: ToolContract, ctx: LintContext) -> Iterable[Finding]:
         if unused_definition(tool, node, ctx):
             return  # no argument is ever checked against an unreferenced definition
         schema = node.schema
-        if not isinstance(node.key, str) or not _SETTLED.isdisjoint(schema) or not is_string(schema):
+        if not isinstance(node.key, str):
+            return
+        if "type" not in schema and (branch := nullable_branch(schema)) is not None:
+            # `format` beside the `anyOf` checks strings only, so null still validates
+            schema = {**branch, **{k: v for k, v in schema.items() if k not in ("anyOf", "oneOf")}}
+        if not _SETTLED.isdisjoint(schema) or not is_string(schema):
             return
         found = date_suggestion(node.key, text_of(schema))
         if found is None:

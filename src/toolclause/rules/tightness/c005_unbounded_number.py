@@ -5,9 +5,9 @@ Finds integer and number properties that hold counts, pages, limits, offsets,
 durations in days or hours, ages, sizes or retries (`limit`, `page`,
 `max_results`, `top_k`, `num_days`, `offset`, …; or a description that says
 "number of", "how many", "개수", "페이지", "일수", "나이", "최대", …) but have no
-`minimum` and no `maximum`.  The message names the word that triggered it and,
-when the description states a bound ("up to 50", "최대 100", "1-20"), that
-bound.
+`minimum` and no `maximum`.  The message names the word that triggered it.  A
+property whose description states a bound ("up to 50", "최대 100", "1-20") is
+T007's: that rule quotes the bound and proposes exactly it.
 
 ## Why is this bad?
 The model sees a bare integer.  `limit: 0`, `page: -1`, `days: 100000` all pass
@@ -19,7 +19,7 @@ learn from.  Bounds written only in the description are not enforced.
 {"name": "search_orders", "description": "Search past orders by customer, newest first.",
  "inputSchema": {"type": "object",
                  "properties": {"customer_id": {"type": "string", "description": "Customer id"},
-                                "limit": {"type": "integer", "description": "How many orders to return, up to 50"}},
+                                "limit": {"type": "integer", "description": "How many orders to return"}},
                  "required": ["customer_id"], "additionalProperties": false}}
 ```
 
@@ -34,8 +34,8 @@ learn from.  Bounds written only in the description are not enforced.
 ```
 
 ## Fix safety
-Not applied by `--fix`: the suggested bounds are a starting point (or read from
-the description); only the author knows what the function accepts.
+Not applied by `--fix`: the suggested bounds are a starting point; only the
+author knows what the function accepts.
 """
 
 from __future__ import annotations
@@ -49,6 +49,7 @@ from ...model import Edit, Fix, Severity, ToolContract
 from ...schema.walk import NodeKind, SchemaNode
 from .._reach import unused_definition
 from ..base import Finding, LintContext, Rule
+from ..consistency.t007_limit_stated_not_encoded import stated_limit
 from ._shapes import is_number_schema
 
 _BOUNDS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "enum", "const")
@@ -83,12 +84,6 @@ _DESCRIPTION_WORDS = re.compile(
     r"|개수|갯수|건수|수량|페이지|일수|나이|최대|몇 ?개"
     r"|数量|个数|条数|页码|页数|天数|年龄|最大|最多",
     re.IGNORECASE)
-_STATED_MAX = re.compile(
-    r"(?:\bmax(?:imum)?(?: (?:is|of))?|\bup to|\bat most|\bno more than|최대|最大|最多)"
-    r"\s*[:=]?\s*(\d{1,7})(?![\d.,:/-])",
-    re.IGNORECASE)
-_STATED_RANGE = re.compile(r"(?<![\d.,:/-])(\d{1,7})\s*(?:-|–|~|to)\s*(\d{1,7})(?![\d.,:/-])")
-
 
 _NOT_A_PERSON = frozenset("max min cache cached file data page content entry item".split())
 _A_PERSON = re.compile(r"\b(?:years?|old|person|people|patients?|users?|customers?|providers?|child|children|adults?|"
@@ -155,17 +150,6 @@ def name_trigger(name: str) -> tuple[str, str, int, int] | None:
     return None
 
 
-def stated_bounds(description: str) -> tuple[int | None, int, str] | None:
-    """Bounds the description states in words, with the words."""
-    found = _STATED_RANGE.search(description)
-    if found and int(found.group(1)) < int(found.group(2)):
-        return int(found.group(1)), int(found.group(2)), found.group(0)
-    found = _STATED_MAX.search(description)
-    if found:
-        return None, int(found.group(1)), found.group(0).strip()
-    return None
-
-
 class UnboundedNumber(Rule):
     code = "C005"
     name = "unbounded-number"
@@ -200,16 +184,11 @@ class UnboundedNumber(Rule):
             low = high = None
         if _negatives_documented(name, description, tool.description):
             return  # "Negative: read the last N lines": a lower bound would refuse a documented call
-        stated = stated_bounds(description) if description else None
-        if stated is not None:
-            stated_low, stated_high, words = stated
-            low = stated_low if stated_low is not None else min(low if low is not None else 0, stated_high)
-            high = stated_high
-            advice = f"the description says '{words}' but the schema does not enforce it"
-        else:
-            # 0 is only a mistake where the smallest sensible value is 1 (an offset or a retry count may be 0)
-            advice = ("a model may send a negative number or a huge one" if low == 0 else
-                      "a model may send 0, a negative number or a huge one")
+        if stated_limit(node, tool) is not None:
+            return  # the text states the bound: T007 reports it as stated, with exactly those values
+        # 0 is only a mistake where the smallest sensible value is 1 (an offset or a retry count may be 0)
+        advice = ("a model may send a negative number or a huge one" if low == 0 else
+                  "a model may send 0, a negative number or a huge one")
         kind = json.dumps(schema.get("type"))
         if low is None or high is None:
             yield Finding(node.pointer, f"'{name}' ({kind}) has no minimum or maximum; {why}, and {advice}: add a "
