@@ -71,4 +71,5 @@ def raw_value(tool: ToolContract, canonical: str) -> tuple[bool, Any]:
     return (False, None) if value is MISSING else (True, value)
 
 
-__all__ = ["COMPOSITION", "is_string", "nullable_branch", "property_path", "raw_value", "resolve_local", "split_pointer", "text_of"]
+__all__ = ["COMPOSITION", "is_string", "nullable_branch", "property_path", "raw_value", "resolve_local",
+           "split_pointer", "text_of"]
