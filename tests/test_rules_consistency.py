@@ -460,3 +460,22 @@ def test_t007_a_limit_the_text_states_and_the_schema_does_not(prop, added):
 ])
 def test_t007_negatives(prop):
     assert _found(_tool({"limit": prop}), "T007") == []
+
+
+@pytest.mark.parametrize("name", ["max_num_results", "max_preview_rows_per_table", "limit_per_table"])
+def test_t002_limits_on_a_count_in_longer_names(name):
+    assert len(_found(_tool({name: {"type": "number", "description": "Maximum rows to return."}}), "T002")) == 1
+
+
+def test_t002_top_counts_only_where_the_description_counts():
+    assert _found(_tool({"top": {"type": "number", "description": "The maximum number of repositories to return."}}),
+                  "T002")
+    assert not _found(_tool({"top": {"type": "number", "description": "Top edge of the window, in pixels."}}), "T002")
+
+
+def test_t002_the_items_of_an_id_array():
+    tool = _tool({"assignee_ids": {"type": "array", "items": {"type": "number"},
+                                   "description": "Array of user IDs to assign"}})
+    (d,) = _found(tool, "T002")
+    assert d.pointer == "/inputSchema/properties/assignee_ids/items" and "'assignee_ids[]'" in d.message
+    assert not _found(_tool({"weights": {"type": "array", "items": {"type": "number"}}}), "T002")

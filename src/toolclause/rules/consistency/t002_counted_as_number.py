@@ -78,6 +78,7 @@ _WHOLE_NAMES = {
     "to_line": "a line number", "first_line": "a line number", "last_line": "a line number",
     "port": "a port number", "year": "a year", "pid": "a process id",
     "replicas": "a replica count", "batch_size": "a batch size", "chunk_size": "a chunk size",
+    "top": "a limit on a count",
 }
 # `max_<word>` / `<word>_limit` / `num_<word>` count these; `max_price`, `price_limit` do not
 _COUNTED = frozenset("""
@@ -124,7 +125,7 @@ _STRUCTURE = re.compile(r"\b(?:levels?|tree|nest\w*|recurs\w*|child\w*|hierarch\
                         r"subfolders?|subdirector\w*|subtasks?|subpages?|expan\w*|expand|crawl\w*|travers\w*|links?|hops?|snapshot|graph|depth\s+of\s+"
                         r"(?:children|the\s+tree|expansion|search|recursion))\b|层级|层次|目录|계층|하위|단계",
                         re.IGNORECASE)
-_AMBIGUOUS = frozenset({"limit", "offset", "skip", "depth", "max_depth"})
+_AMBIGUOUS = frozenset({"limit", "offset", "skip", "depth", "max_depth", "top"})
 _WHOLE_KEYS = ("default", "enum", "const", "examples", "example", "minimum", "maximum", "exclusiveMinimum",
                "exclusiveMaximum", "multipleOf")
 
@@ -154,6 +155,12 @@ def counted_by_name(name: str) -> str | None:
         if first in ("number", "num", "n", "count") and len(words) >= 3 and words[1] == "of" and words[2] in _COUNTED:
             return "a count"
         if first == "max" and len(words) == 2 and words[1] in _COUNTED:
+            return "a limit on a count"
+        # `max_num_results`, `max_preview_rows_per_table`, `limit_per_table`: a limit on what is counted before
+        # "per"
+        counted = words[:words.index("per")] if "per" in words else words
+        if first in ("max", "limit") and len(words) <= 5 and (
+                counted[-1] in _COUNTED or counted == ["limit"] or counted[-2:] == ["num", counted[-1]]):
             return "a limit on a count"
         if last == "limit" and len(words) == 2 and first in _COUNTED:
             return "a limit on a count"
@@ -198,30 +205,39 @@ class CountedAsNumber(Rule):
     name = "counted-as-number"
     severity = Severity.WARNING
     fixable = True
-    node_kinds = frozenset({NodeKind.PROPERTY})
+    node_kinds = frozenset({NodeKind.PROPERTY, NodeKind.ITEMS})
     node_types = frozenset({"number"})
 
     def check_node(self, node: SchemaNode, tool: ToolContract, ctx: LintContext) -> Iterable[Finding]:
         schema = node.schema
         declared = schema.get("type")
-        if node.key is None or not (declared == "number" or isinstance(declared, list) and "number" in declared
-                                    and "integer" not in declared and "string" not in declared):
+        if node.kind is NodeKind.ITEMS:
+            # the elements of `assignee_ids`: each an id, named by the array
+            parent = node.parent
+            if parent is None or parent.kind is not NodeKind.PROPERTY or not isinstance(parent.key, str) or \
+                    counted_by_name(parent.key) != "an id" or not node.pointer.endswith("/items"):
+                return
+            key = parent.key
+        else:
+            key = node.key
+        if key is None or not (declared == "number" or isinstance(declared, list) and "number" in declared
+                               and "integer" not in declared and "string" not in declared):
             return
         multiple = schema.get("multipleOf")
         if isinstance(multiple, (int, float)) and not isinstance(multiple, bool) and float(multiple).is_integer():
             return  # multipleOf 1 already admits whole numbers only
-        what = counted_by_name(node.key)
+        what = counted_by_name(key)
         if what is None:
             return
         description = schema.get("description")
         description = description.strip() if isinstance(description, str) else ""
         if description and _FRACTIONS.search(description):
             return  # "fractional pages", "0.5 for half", "depth in meters": a measure, or fractions on purpose
-        if not self._counts(node.key, description, tool):
+        if not self._counts(key, description, tool):
             return
         if unused_definition(tool, node, ctx):
             return
-        name = node.key
+        name = key if node.kind is NodeKind.PROPERTY else f"{key}[]"
         fractions = fractional_values(schema)
         # --fix writes where the user wrote "number"; a property a loader built from another shape is left to them
         written = original_value(tool, node.pointer + "/type") == declared
