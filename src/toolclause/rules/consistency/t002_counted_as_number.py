@@ -211,6 +211,7 @@ class CountedAsNumber(Rule):
     def check_node(self, node: SchemaNode, tool: ToolContract, ctx: LintContext) -> Iterable[Finding]:
         schema = node.schema
         declared = schema.get("type")
+        key: str | None
         if node.kind is NodeKind.ITEMS:
             # the elements of `assignee_ids`: each an id, named by the array
             parent = node.parent
