@@ -479,3 +479,11 @@ def test_t002_the_items_of_an_id_array():
     (d,) = _found(tool, "T002")
     assert d.pointer == "/inputSchema/properties/assignee_ids/items" and "'assignee_ids[]'" in d.message
     assert not _found(_tool({"weights": {"type": "array", "items": {"type": "number"}}}), "T002")
+
+
+def test_t007_reads_the_tool_description_only_in_its_parameter_list():
+    listed = _tool({"limit": {"type": "integer"}},
+                   "List alerts.\n\nArgs:\n- limit: Maximum number of results (1-1000).")
+    assert len(_found(listed, "T007")) == 1
+    prose = _tool({"limit": {"type": "integer"}}, "List alerts; the limit shows lines 100-104 of the log.")
+    assert _found(prose, "T007") == []

@@ -8,8 +8,9 @@ with no `maxItems`, "max 100" beside `"maximum": 9007199254740991`, "최대 10�
 "1〜4".
 
 It reads the same statements as T004 (ranges, "up to", "at most", "max",
-"최대", "最大") in the property's description and in the sentence of the tool
-description that names the property, for integer and number properties
+"최대", "最大") in the property's description and in the item of the tool
+description's parameter list that documents the property ("- limit: Maximum
+number of results (1-1000)"), for integer and number properties
 (`minimum`/`maximum`), strings (`minLength`/`maxLength`, when the number counts
 characters) and arrays (`minItems`/`maxItems`), nullable ones (`anyOf` with
 `null`) included.  It reports a stated bound the schema lacks or states more
@@ -116,6 +117,14 @@ def _declared(schema: dict[str, Any], keyword: str) -> float | None:
     return None
 
 
+def _headed_by(sentence: str, name: str) -> bool:
+    """Whether the sentence is the item of a parameter list that documents `name`: "- limit: …",
+    "* `limit` (int): …", "limit — …"."""
+    head = re.match(r"\s*(?:[-*•]\s*)?(?:\*\*)?[`'\"<]?([\w$.-]+)[`'\">]?(?:\*\*)?\s*(?:\([^)]{0,40}\))?\s*"
+                    r"(?::|—|–|\s-\s)", sentence)
+    return head is not None and head.group(1) == name
+
+
 def _shown(value: float) -> int | float:
     return int(value) if value.is_integer() else value
 
@@ -136,6 +145,10 @@ def stated_limit(node: SchemaNode, tool: ToolContract) -> Finding | None:
     for where, text in texts_about(node, tool):
         part, _, whole = text.partition("\x00")
         if _NOT_A_BOUND.search(part):
+            continue
+        if whole and not _headed_by(whole, node.key):
+            # a number in the tool's prose is as often about a result or an example as about the argument:
+            # only its parameter list ("- limit: … (1-1000)") speaks of this property for sure
             continue
         found = [s for s in statements(part) if s.side in ("low", "high") and _about_this(s, node.key, kind)
                  and not s.words.startswith(("<", "≤"))  # "<=0 defaults to 200": a meaning, not a bound
@@ -163,6 +176,8 @@ def _missing(node: SchemaNode, kind: str, found: list[Statement], where: str, se
         wanted.append((low_key, low.value, low))
     if not wanted:
         return None
+    if low is not None and high is not None and low.value > high.value:
+        return None  # "5-25m / 50-100m": recommended values of several things, no range of this one
     words = "', '".join(dict.fromkeys(s.words for _, _, s in wanted))
     states = ", ".join(f"\"{k}\": {_shown(v)}" for k, v, _ in wanted)
     loose = [f"\"{k}\": {_shown(d)}" for k, _, _ in wanted
