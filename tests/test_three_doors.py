@@ -291,3 +291,26 @@ def test_the_playgrounds_export_check_is_lint_of_the_export_for_its_provider(tmp
     assert exported["check"]["errors"] == [{"code": d["code"], "tool": d["tool"], "message": d["message"]}
                                            for d in errors]
     assert len(errors) > 2
+
+
+def test_serve_lints_at_start_up_as_lint_lints_the_toolbox(tmp_path, monkeypatch):
+    """A fourth door: what `serve` checks before it starts is what `toolclause lint app.py:box` reports."""
+    monkeypatch.chdir(tmp_path)  # no configuration of this repository is found from here
+    from toolclause.cli.serve_command import load_server
+    from toolclause.mcp.serving import lint_served
+
+    app = Path(__file__).resolve().parents[1] / "examples" / "food" / "app.py"
+    target = f"{app}:box"
+    cli = subprocess.run([sys.executable, "-m", "toolclause.cli.main", "lint", target, "--format", "json",
+                          "--no-cache", "--fail-on", "never"], capture_output=True, text=True, timeout=120,
+                         cwd=tmp_path)
+    assert cli.returncode == 0, cli.stderr
+    listed = json.loads(cli.stdout)["diagnostics"]
+    server = load_server(target)
+    try:
+        served = lint_served(server)
+    finally:
+        server.toolbox.close()
+    assert [(d.code, d.severity.label, d.tool, d.pointer, d.message) for d in served] == \
+        [(d["code"], d["severity"], d["tool"], d["pointer"], d["message"]) for d in listed]
+    assert served  # the example has findings: an empty list on both sides would prove nothing

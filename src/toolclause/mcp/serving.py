@@ -61,9 +61,7 @@ from mcp.shared.exceptions import MCPError
 
 from .._sockets import listening_socket
 from .._version import __version__
-from ..linting.config import LintConfig, discover_config
-from ..linting.engine import lint_contracts
-from ..loading import contracts_from_document
+from ..linting.config import LintConfig
 from ..model import Diagnostic
 from ..runtime.envelope import Result
 from ..runtime.errors import standard_error
@@ -370,8 +368,12 @@ async def _with_progress(call: Awaitable[Any], ctx: Any, token: str | int, inter
 def lint_served(server: ToolboxServer, config: LintConfig | None = None) -> list[Diagnostic]:
     """Lint what clients of `server` will list (tools, and widgets for the W rules), as
     `toolclause lint --server` would; `config` defaults to the one found from the current folder."""
-    tools, _ = contracts_from_document(server.snapshot(), f"server {server.name}", "mcp")
-    return lint_contracts(tools, config if config is not None else discover_config(Path.cwd()))
+    from ..linting.run import LintRequest, Parsed, run  # the one lint pipeline, as `lint --server` runs it
+
+    reader = Parsed(server.snapshot(), f"server {server.name}", "mcp")
+    if config is not None:
+        return run(LintRequest(reader=reader, config=config)).diagnostics
+    return run(LintRequest(reader=reader, discover_from=Path.cwd())).diagnostics
 
 
 def build_server(box: Toolbox, **options: Any) -> ToolboxServer:
