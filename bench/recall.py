@@ -38,7 +38,7 @@ CLASSES: dict[int, tuple[str, tuple[str, ...]]] = {
     6: ("names that do not exist", ("T005", "X008")),
     7: ("closed sets left in prose", ("D005",)),
     8: ("number for things that are counted", ("T002",)),
-    9: ("identifiers and limits stated, not encoded", ("D007", "C005", "T007")),
+    9: ("identifiers and limits stated, not encoded", ("D007", "C005", "T007", "T008")),
     10: ("framework parameters leaked", ("T003",)),
     11: ("objects that accept only {}", ()),
     12: ("directives aimed at the model", ("T006", "X007", "X008", "X010")),

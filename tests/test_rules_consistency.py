@@ -487,3 +487,30 @@ def test_t007_reads_the_tool_description_only_in_its_parameter_list():
     assert len(_found(listed, "T007")) == 1
     prose = _tool({"limit": {"type": "integer"}}, "List alerts; the limit shows lines 100-104 of the log.")
     assert _found(prose, "T007") == []
+
+
+# --------------------------------------------------------------------------- T008
+
+@pytest.mark.parametrize(("name", "description", "form"), [
+    ("id", "The cluster UUID", "uuid"),
+    ("client_token", "格式为标准的 uuidv4，操作的唯一标识", "uuid"),
+    ("user_google_email", "The user's Google email address.", "email"),
+    ("recipient", "이메일 주소", "email"),
+])
+def test_t008_a_form_the_text_states(name, description, form):
+    (d,) = _found(_tool({name: {"type": "string", "description": description}}), "T008")
+    assert d.fix.edits[0].value == form and d.severity.label == "info"
+
+
+@pytest.mark.parametrize(("name", "description"), [
+    ("project", "The UUID or the name of the project"),
+    ("emails", "Comma-separated email addresses"),
+    ("email_subject", "Subject of the email"),
+    ("uuid", "A unique string of your choice; requests with the same uuid are sent once"),
+    ("id", "The cluster UUID", ),
+])
+def test_t008_negatives(name, description):
+    schema = {"type": "string", "description": description}
+    if name == "id":
+        schema["format"] = "uuid"  # already encoded
+    assert _found(_tool({name: schema}), "T008") == []

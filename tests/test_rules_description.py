@@ -669,3 +669,16 @@ def test_d007_reads_a_nullable_string_written_as_an_anyof():
     assert d.pointer == "/inputSchema/properties/asof" and '"format": "date"' in d.message
     tool["inputSchema"]["properties"]["asof"]["anyOf"][0]["format"] = "date"
     assert toolclause.lint(tool, select=["D007"]) == []
+
+
+def test_d005_reads_a_list_that_defines_each_value_on_its_line():
+    description = ('Control "anyone with the link" access for the file.\n- "off": Disable access.\n'
+                   '- "reader": Anyone with the link can view.\n- "writer": Anyone with the link can edit.')
+    tool = {"name": "share_file", "description": "Share a Drive file with people or a link.",
+            "inputSchema": {"type": "object", "properties": {"link_sharing": {"type": "string",
+                                                                              "description": description}}}}
+    (d,) = toolclause.lint(tool, select=["D005"])
+    assert d.fix.edits[0].value == ["off", "reader", "writer"]
+    fields = "A JSON object with these fields:\n- `name`: the name\n- `email`: the address"
+    tool["inputSchema"]["properties"]["link_sharing"]["description"] = fields
+    assert toolclause.lint(tool, select=["D005"]) == []

@@ -75,6 +75,7 @@ INDEX: tuple[RuleEntry, ...] = (
     RuleEntry("T005", ".consistency.t005_name_spelt_otherwise:NameSpeltOtherwise"),
     RuleEntry("T006", ".consistency.t006_speaks_to_the_model:SpeaksToTheModel"),
     RuleEntry("T007", ".consistency.t007_limit_stated_not_encoded:LimitStatedNotEncoded"),
+    RuleEntry("T008", ".consistency.t008_format_stated_not_encoded:FormatStatedNotEncoded"),
     RuleEntry("P001", ".provider.p001_openai_strict_incompatible:OpenAIStrictIncompatible",
               frozenset({"openai", "openai-strict"})),
     RuleEntry("P002", ".provider.p002_anthropic_strict_incompatible:AnthropicStrictIncompatible",

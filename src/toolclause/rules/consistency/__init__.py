@@ -9,6 +9,7 @@ from .t004_bound_rejects_documented_value import BoundRejectsDocumentedValue
 from .t005_name_spelt_otherwise import NameSpeltOtherwise
 from .t006_speaks_to_the_model import SpeaksToTheModel
 from .t007_limit_stated_not_encoded import LimitStatedNotEncoded
+from .t008_format_stated_not_encoded import FormatStatedNotEncoded
 
 RULES = (
     EitherOrNotEncoded,
@@ -18,4 +19,5 @@ RULES = (
     NameSpeltOtherwise,
     SpeaksToTheModel,
     LimitStatedNotEncoded,
+    FormatStatedNotEncoded,
 )

@@ -194,13 +194,12 @@ class NameSpeltOtherwise(Rule):
         properties: dict[str, str] = {}
         _schema_names(tool.input_schema, names, properties)
         known = names | tool_names
-        reported: set[str] = set()
         for text in texts:
+            reported: set[str] = set()  # once a text: its fix rewrites every mention in it
             for word, at, meant, kind in self._mentions(text, tool, known, tools_by_fold, properties):
-                if word in reported:
-                    continue
-                reported.add(word)
-                yield self._finding(text, word, at, meant, kind)
+                if word not in reported:
+                    reported.add(word)
+                    yield self._finding(text, word, at, meant, kind)
 
     @staticmethod
     def _mentions(text: Text, tool: ToolContract, known: set[str], tools_by_fold: dict[str, str],

@@ -71,6 +71,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 
+from ... import _lazy_re as re
 from ...lexicon import split_identifier
 from ...model import Edit, Fix, Severity, ToolContract
 from ...schema.walk import NodeKind, SchemaNode
@@ -120,6 +121,24 @@ def _parameter_names(tool: ToolContract) -> frozenset[str]:
     return frozenset(names)
 
 
+# a list that defines each value on its own line: `- "off": Disable …`, `* 'reader' — Anyone …`
+_DEFINED_VALUE = re.compile(r"^[ \t]*[-*•][ \t]*[\"'`]([\w.-]{1,40})[\"'`][ \t]*(?::|—|–|-|=)", re.MULTILINE)
+# …unless the list names the fields of a JSON text or an object, not values
+_FIELDS = re.compile(r"\b(?:fields?|keys?|json|object|propert(?:y|ies)|attributes?|columns?)\b", re.IGNORECASE)
+
+
+def definition_list(description: str) -> tuple[tuple[str, ...], str] | None:
+    """(values, the list) when the description defines two or more quoted values, one a line."""
+    found = _DEFINED_VALUE.findall(description)
+    if len(found) < 2 or len(set(found)) != len(found):
+        return None
+    first = _DEFINED_VALUE.search(description)
+    assert first is not None
+    if _FIELDS.search(description[:first.start()]):
+        return None
+    return tuple(found), " ".join(description[first.start():].split())
+
+
 class ClosedSetWithoutEnum(Rule):
     code = "D005"
     name = "closed-set-without-enum"
@@ -146,6 +165,8 @@ class ClosedSetWithoutEnum(Rule):
         words = split_identifier(node.key)
         free_text = numeric or bool(FREE_TEXT_WORDS.intersection(words))
         found = closed_set(description, free_text)
+        if found is None and not numeric and not free_text:
+            found = definition_list(description)
         if found is None and not numeric and words and words[-1] in CATEGORY_WORDS:
             found = named_kinds(description, tuple(words))
         if found is None:
