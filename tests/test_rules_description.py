@@ -682,3 +682,10 @@ def test_d005_reads_a_list_that_defines_each_value_on_its_line():
     fields = "A JSON object with these fields:\n- `name`: the name\n- `email`: the address"
     tool["inputSchema"]["properties"]["link_sharing"]["description"] = fields
     assert toolclause.lint(tool, select=["D005"]) == []
+
+
+def test_d007_reads_the_args_section_of_the_tool_description_for_an_undescribed_property():
+    tool = {"name": "get_esg_index_info", "description": "ESG 지수 정보를 조회합니다.\n\n    Args:\n        basDd: 기준일자 (YYYYMMDD)\n",
+            "inputSchema": {"type": "object", "properties": {"basDd": {"title": "Basdd", "type": "string"}}}}
+    (d,) = toolclause.lint(tool, select=["D007"])
+    assert d.pointer == "/inputSchema/properties/basDd" and "YYYYMMDD" in d.message

@@ -97,6 +97,21 @@ def property_names(schema: Mapping[str, Any]) -> dict[str, int]:
     return {name: index for index, name in enumerate(props) if isinstance(name, str) and name}
 
 
+def parameter_item(text: object, name: str) -> str | None:
+    """What the item of a description's parameter list says of `name` ("basDd: 기준일자 (YYYYMMDD)",
+    "- `limit` (int): how many"), the rest of its line; None when no line documents it.
+
+    Python servers often document their arguments only there: a docstring's `Args:` section becomes the
+    tool's description and the properties carry a title and nothing else.
+    """
+    if not isinstance(text, str) or name not in text:
+        return None
+    found = re.search(r"^[ \t]*(?:[-*•][ \t]*)?(?:\*\*)?[`'\"<]?" + re.escape(name) +
+                      r"[`'\">]?(?:\*\*)?[ \t]*(?:\([^)\n]{0,40}\))?[ \t]*(?::|—|–|[ \t]-[ \t])[ \t]*(\S[^\n]*)$",
+                      text, re.MULTILINE)
+    return found.group(1).strip() if found else None
+
+
 def mentions(text: str, name: str) -> Iterator[int]:
     """Where `name` appears in the text as a word of its own (quoted or not)."""
     start = 0

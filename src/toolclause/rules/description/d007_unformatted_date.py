@@ -73,6 +73,7 @@ from ...model import Edit, Fix, Severity, ToolContract
 from ...schema.walk import NodeKind, SchemaNode
 from .._reach import unused_definition
 from ..base import Finding, LintContext, Rule
+from ..consistency._prose import parameter_item
 from ._common import is_string, nullable_branch, property_path, text_of
 from ._dates import date_suggestion
 
@@ -110,10 +111,17 @@ class UnformattedDate(Rule):
             schema = {**branch, **{k: v for k, v in schema.items() if k not in ("anyOf", "oneOf")}}
         if not _SETTLED.isdisjoint(schema) or not is_string(schema):
             return
-        found = date_suggestion(node.key, text_of(schema))
+        text = text_of(schema)
+        from_tool = False
+        if not text and node.parent is not None and node.parent.is_root:
+            text = parameter_item(tool.description, node.key) or ""  # a docstring's `Args:` in the description
+            from_tool = bool(text)
+        found = date_suggestion(node.key, text)
         if found is None:
             return
         why, keyword, value = found
+        if from_tool:
+            why = why.replace("its description", "the tool description's entry for it")
         path = property_path(node)
         if keyword == "forms":
             yield Finding(node.pointer, f"property '{path}' holds a date/time but has no format or pattern, and "
