@@ -685,7 +685,8 @@ def test_d005_reads_a_list_that_defines_each_value_on_its_line():
 
 
 def test_d007_reads_the_args_section_of_the_tool_description_for_an_undescribed_property():
-    tool = {"name": "get_esg_index_info", "description": "ESG 지수 정보를 조회합니다.\n\n    Args:\n        basDd: 기준일자 (YYYYMMDD)\n",
+    tool = {"name": "get_esg_index_info",
+            "description": "ESG 지수 정보를 조회합니다.\n\n    Args:\n        basDd: 기준일자 (YYYYMMDD)\n",
             "inputSchema": {"type": "object", "properties": {"basDd": {"title": "Basdd", "type": "string"}}}}
     (d,) = toolclause.lint(tool, select=["D007"])
     assert d.pointer == "/inputSchema/properties/basDd" and "YYYYMMDD" in d.message
