@@ -690,3 +690,14 @@ def test_d007_reads_the_args_section_of_the_tool_description_for_an_undescribed_
             "inputSchema": {"type": "object", "properties": {"basDd": {"title": "Basdd", "type": "string"}}}}
     (d,) = toolclause.lint(tool, select=["D007"])
     assert d.pointer == "/inputSchema/properties/basDd" and "YYYYMMDD" in d.message
+
+
+def test_d005_puts_the_enum_of_a_nullable_string_in_its_string_branch():
+    tool = {"name": "get_trades", "description": "Get the stock trades of a symbol in a time window.",
+            "inputSchema": {"type": "object", "properties": {"feed": {
+                "anyOf": [{"type": "string"}, {"type": "null"}], "default": None,
+                "description": 'Data feed: "sip", "iex", "otc" or "boats".'}}}}
+    (d,) = toolclause.lint(tool, select=["D005"])
+    assert d.pointer == "/inputSchema/properties/feed"
+    assert [(e.pointer, e.value) for e in d.fix.edits] == [("/inputSchema/properties/feed/anyOf/0/enum",
+                                                            ["sip", "iex", "otc", "boats"])]

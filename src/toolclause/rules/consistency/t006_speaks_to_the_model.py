@@ -62,7 +62,9 @@ _KINDS = (
                 r"[^.\n]{0,80}\b(?:your\s+(?:name|model|version|provider|identity)|trained\s+you|created\s+you|"
                 r"made\s+you|built\s+you)\b"
                 r"|\b(?:specify|state|report|tell\s+us|indicate|provide|include)\s+(?:which|what)\s+(?:ai\s+)?"
-                r"(?:model|llm|assistant)\s+you\s+are\b", re.IGNORECASE)),
+                r"(?:model|llm|assistant)\s+you\s+are\b"
+                r"|\b(?:provide|specify|state|report|include|send|pass|give)\s+your\s+(?:own\s+)?(?:ai\s+)?"
+                r"(?:model|llm)(?:\s*(?:name|id|version))?\b", re.IGNORECASE)),
     ("gives the model a message for the user that is not about the call",
      re.compile(r"\b(?:please\s+)?(?:tell|inform|remind|advise|ask|let)\s+the\s+user(?:\s+know)?\s+(?:to\s+|that\s+)?"
                 r"[^.\n]{0,40}\b(?:migrate|upgrade|switch\s+to|install|sign\s+up|subscribe|star|deprecated|"
@@ -76,7 +78,8 @@ _KINDS = (
 _GATE = re.compile(r"\byou\b|\buser\b", re.IGNORECASE)
 # one of these is in every text a pattern above finds (lower-cased): most tools hold none, and are done with a few
 # substring tests on the prose the safety rules have already joined
-_WORDS = ("if you are", "which model you", "what model you", "which llm you", "what llm you", "which assistant you",
+_WORDS = ("if you are", "your model", "your own model", "your llm", "your ai model",
+          "which model you", "what model you", "which llm you", "what llm you", "which assistant you",
           "tell the user", "inform the user", "remind the user", "advise the user", "ask the user", "let the user",
           "originally you", "previously you", "before now you", "grants you", "grant you", "been granted",
           "no longer restricted", "no longer limited", "no longer bound")

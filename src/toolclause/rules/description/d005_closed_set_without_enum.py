@@ -78,9 +78,10 @@ from ...schema.walk import NodeKind, SchemaNode
 from .._reach import unused_definition
 from ..base import Finding, LintContext, Rule
 from ._closed_sets import CATEGORY_WORDS, FREE_TEXT_WORDS, closed_by_name, closed_set, named_kinds
-from ._common import STRING_TYPES, is_string, property_path, text_of
+from ._common import STRING_TYPES, is_string, nullable_branch, property_path, text_of
 
 _CONSTRAINED = frozenset({"enum", "const", "format", "pattern", "anyOf", "oneOf", "allOf", "$ref"})
+_TYPED = STRING_TYPES | {"integer", "number"}
 
 
 def _numbers(values: list[str], integer: bool) -> list | None:
@@ -144,16 +145,26 @@ class ClosedSetWithoutEnum(Rule):
     name = "closed-set-without-enum"
     severity = Severity.WARNING
     node_kinds = frozenset({NodeKind.PROPERTY})
-    node_types = STRING_TYPES | {"integer", "number"}  # the engine sends only these nodes
+    # typed strings and numbers, and nullable ones written as an `anyOf` (which declares no `type` of its own)
 
     def skips(self, keys: tuple, declared: object, kind: object, role: str) -> bool:
         # check_node's shape-only exits (already constrained, or no description), once per shape
-        return not _CONSTRAINED.isdisjoint(keys) or "description" not in keys
+        if "description" not in keys:
+            return True
+        if declared is None:
+            return not ({"anyOf", "oneOf"} & set(keys)) or bool({"enum", "const", "$ref", "allOf"} & set(keys))
+        return not (set(declared if isinstance(declared, tuple) else (declared,)) & _TYPED) or \
+            not _CONSTRAINED.isdisjoint(keys)
 
     def check_node(self, node: SchemaNode, tool: ToolContract, ctx: LintContext) -> Iterable[Finding]:
         if unused_definition(tool, node, ctx):
             return  # no argument is ever checked against an unreferenced definition
         schema = node.schema
+        at = node.pointer  # where the enum goes: the branch that is not null, for an `Optional[str]`
+        if "type" not in schema and (branch := nullable_branch(schema)) is not None:
+            keyword = "anyOf" if "anyOf" in schema else "oneOf"
+            at = f"{node.pointer}/{keyword}/{schema[keyword].index(branch)}"
+            schema = {**branch, **{k: v for k, v in schema.items() if k not in ("anyOf", "oneOf")}}
         if not _CONSTRAINED.isdisjoint(schema):
             return
         numeric = schema.get("type") in ("integer", "number")
@@ -196,4 +207,4 @@ class ClosedSetWithoutEnum(Rule):
         yield Finding(node.pointer, f"property '{path}' takes {takes}, but its description lists the allowed "
                                     f"values ({quoted!r}); add \"enum\": {shown}",
                       Fix(f"add \"enum\": {enum} to '{path}'", safe=False,
-                          edits=(Edit("set", node.pointer + "/enum", values),)))
+                          edits=(Edit("set", at + "/enum", values),)))
