@@ -514,3 +514,13 @@ def test_t008_negatives(name, description):
     if name == "id":
         schema["format"] = "uuid"  # already encoded
     assert _found(_tool({name: schema}), "T008") == []
+
+
+def test_t001_reads_the_tool_description_for_the_one_object_that_wraps_every_argument():
+    params = {"type": "object", "properties": dict(_TWO)}
+    tool = _tool({"params": params}, "Find a booking.\n\nParameters:\n- `booking_ref` (optional): the reference. "
+                                      "Either this or `passenger_email` must be provided.")
+    (d,) = _found(tool, "T001")
+    assert d.pointer == "/inputSchema/properties/params" and d.fix.edits[0].pointer.endswith("/params/anyOf")
+    assert not _found(_tool({"params": params, "other": {"type": "string"}},
+                            "Find a booking. Provide either `booking_ref` or `passenger_email`."), "T001")

@@ -221,6 +221,24 @@ def _may_state(text: object) -> bool:
     return " or " in lowered and may_contain(lowered, _LISTED)
 
 
+_ITEM_HEAD = re.compile(r"\s*(?:[-*•]\s*)?(?:\*\*)?[`'\"<]?([\w$.-]+)[`'\">]?(?:\*\*)?\s*"
+                        r"(?:\([^)\n]{0,40}\))?\s*(?::|—|–)")
+
+
+def speaks_for_the_tool(node: SchemaNode) -> bool:
+    """Whether the tool description speaks of this object's properties: it is the input schema, or the one
+    object the input schema wraps every argument in (`{"params": {…}}`, as some servers publish)."""
+    if node.role != "input":
+        return False
+    if node.is_root:
+        return True
+    parent = node.parent
+    if node.kind is not NodeKind.PROPERTY or parent is None or not parent.is_root:
+        return False
+    siblings = parent.schema.get("properties")
+    return isinstance(siblings, dict) and len(siblings) == 1 and isinstance(node.schema.get("properties"), dict)
+
+
 def claims(node: SchemaNode, tool: ToolContract) -> Iterator[Claim]:
     """Every either-or rule the texts about this object state, once per set of properties."""
     schema = node.schema
@@ -228,11 +246,17 @@ def claims(node: SchemaNode, tool: ToolContract) -> Iterator[Claim]:
     if len(props) < 2:
         return
     texts: list[tuple[str, str, str | None]] = []
-    if node.is_root and node.role == "input":
+    if speaks_for_the_tool(node):
         description = tool.description
         if isinstance(description, str) and _may_state(description):
             texts.append(("the tool description", description, None))
-    elif node.kind is NodeKind.PROPERTY and node.key is not None and _may_state(schema.get("description")):
+            # "- `projectSlug` (optional): … Either this or `projectID` must be provided.": in the item of a
+            # parameter list, "this" is the property the item documents
+            for line in description.split("\n"):
+                head = _ITEM_HEAD.match(line)
+                if head is not None and head.group(1) in props and _may_state(line):
+                    texts.append(("the tool description", line, head.group(1)))
+    if node.kind is NodeKind.PROPERTY and node.key is not None and _may_state(schema.get("description")):
         texts.append((f"the description of '{node.key}'", schema["description"], None))
     for name, sub in props.items():
         if isinstance(sub, dict) and _may_state(sub.get("description")):
