@@ -524,3 +524,14 @@ def test_t001_reads_the_tool_description_for_the_one_object_that_wraps_every_arg
     assert d.pointer == "/inputSchema/properties/params" and d.fix.edits[0].pointer.endswith("/params/anyOf")
     assert not _found(_tool({"params": params, "other": {"type": "string"}},
                             "Find a booking. Provide either `booking_ref` or `passenger_email`."), "T001")
+
+
+@pytest.mark.parametrize(("description", "minimum"), [
+    ("Minutes before the due time. Must not be negative.", 0), ("相对于截止时间的提醒时间分钟数，不支持负数", 0),
+    ("The number of retries, a positive integer.", 1),
+])
+def test_t007_a_sign_stated_in_words(description, minimum):
+    (d,) = _found(_tool({"minutes": {"type": "integer", "description": description}}), "T007")
+    assert [(e.pointer.rsplit("/", 1)[1], e.value) for e in d.fix.edits] == [("minimum", minimum)]
+    assert not _found(_tool({"minutes": {"type": "integer", "minimum": minimum, "description": description}}),
+                      "T007")

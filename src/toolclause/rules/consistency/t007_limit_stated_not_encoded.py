@@ -63,7 +63,7 @@ from ...model import Edit, Fix, Severity, ToolContract
 from ...schema.walk import NodeKind, SchemaNode
 from .._reach import unused_definition
 from ..base import Finding, LintContext, Rule
-from ._prose import quoted
+from ._prose import quoted, sentences
 from .t004_bound_rejects_documented_value import Statement, _about_this, statements, texts_about
 
 # keyword pairs per kind: (lower, upper)
@@ -77,6 +77,7 @@ _SOFT = re.compile(r"(?:recommend\w*|suggest\w*|typical\w*|usual\w*|ideal\w*|abo
 _NOT_A_BOUND = re.compile(r"\bcap(?:ped|s)?\b|\bclamp\w*|\btruncat\w*|\bconfigur\w*|\btimes\b|\s[*×]\s|"
                           r"\bcombined\b|\bsum\b|\btotal(?:ing|ling)?\b|잘림|잘라|截断", re.IGNORECASE)
 _DIGIT = re.compile(r"\d")
+_SIGN_WORDS = re.compile(r"negative|positive|greater\s+than\s+0|>\s*0|负|負|음수|양수|正整数", re.IGNORECASE)
 
 
 def plain_kind(schema: dict[str, Any]) -> str | None:
@@ -117,6 +118,25 @@ def _declared(schema: dict[str, Any], keyword: str) -> float | None:
     return None
 
 
+# "non-negative", "must be positive", "不支持负数", "음수 불가": a lower bound in words
+_NON_NEGATIVE = re.compile(r"\bnon[- ]?negative\b|\b(?:must|cannot|can't|may\s+not)\s+(?:not\s+)?be\s+negative\b|"
+                           r"\bno\s+negative\s+(?:values|numbers)\b|不支持负数|不能为负|不可为负|음수(?:는|를)?\s*"
+                           r"(?:불가|허용되지|사용할\s*수\s*없)|負の値は(?:不可|指定できません)", re.IGNORECASE)
+_POSITIVE = re.compile(r"\b(?:must\s+be|a|as\s+a)\s+positive\s+(?:integer|number|whole\s+number)\b|"
+                       r"\bmust\s+be\s+(?:greater\s+than|>)\s*0\b|양수(?:만|여야)|正整数", re.IGNORECASE)
+
+
+def _signs(text: str) -> list[Statement]:
+    """The lower bound a text states in words: 0 for "non-negative", 1 for "a positive integer"."""
+    found = _NON_NEGATIVE.search(text)
+    if found is not None:
+        return [Statement("low", 0.0, found.group(0), "", "")]
+    found = _POSITIVE.search(text)
+    if found is not None:
+        return [Statement("low", 1.0, found.group(0), "", "")]
+    return []
+
+
 def _headed_by(sentence: str, name: str) -> bool:
     """Whether the sentence is the item of a parameter list that documents `name`: "- limit: …",
     "* `limit` (int): …", "limit — …"."""
@@ -136,8 +156,8 @@ def stated_limit(node: SchemaNode, tool: ToolContract) -> Finding | None:
     if node.key is None or "enum" in schema or "const" in schema:
         return None
     description = schema.get("description")
-    if not (isinstance(description, str) and _DIGIT.search(description)) and not (
-            isinstance(tool.description, str) and node.key in tool.description):
+    if not (isinstance(description, str) and (_DIGIT.search(description) or _SIGN_WORDS.search(description))) \
+            and not (isinstance(tool.description, str) and node.key in tool.description):
         return None
     kind = plain_kind(schema)
     if kind is None:
@@ -157,6 +177,11 @@ def stated_limit(node: SchemaNode, tool: ToolContract) -> Finding | None:
             finding = _missing(node, kind, found, where, whole or part)
             if finding is not None:
                 return finding
+    if kind == "number" and isinstance(description, str) and _SIGN_WORDS.search(description):
+        for sentence in sentences(description):  # "must not be negative": a lower bound in words
+            signs = _signs(sentence)
+            if signs:
+                return _missing(node, kind, signs, f"the description of '{node.key}'", sentence)
     return None
 
 
