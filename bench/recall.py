@@ -9,9 +9,10 @@ A defect counts as found when the default lint of its server reports, on the sam
 a finding of a code that covers its class at the same place (the same pointer, one inside
 the other, or the tool's own description and annotations for a defect in them).
 
-    python bench/recall.py [--all] [--misses]
-        recall per class (high-confidence defects; --all counts the low ones too), and with
-        --misses each defect no finding covers
+    python bench/recall.py [--all] [--misses] [--write]
+        recall per class (high-confidence defects; --all counts the low ones too), with
+        --misses each defect no finding covers; --write puts both tables (high-confidence and
+        all) into docs/precision.md between its recall markers
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from precision import SERVERS, Finding, findings  # noqa: E402
 
 RECALL = SERVERS / "recall.jsonl"
+DOC = Path(__file__).resolve().parents[1] / "docs" / "precision.md"
+BEGIN, END = "<!-- recall-table:begin -->", "<!-- recall-table:end -->"
 
 # which codes cover each class (a class may be covered by rules outside the T family)
 CLASSES: dict[int, tuple[str, tuple[str, ...]]] = {
@@ -87,26 +90,44 @@ def measure(include_low: bool) -> tuple[dict[int, tuple[int, int]], list[tuple[d
     return {c: (v[0], v[1]) for c, v in counts.items()}, misses
 
 
+def table(include_low: bool) -> tuple[str, list[tuple[dict, dict]]]:
+    counts, misses = measure(include_low)
+    lines = ["| class | codes | found | of | recall |", "|---|---|---:|---:|---:|"]
+    total = [0, 0]
+    for number, (name, codes) in CLASSES.items():
+        hit, of = counts.get(number, (0, 0))
+        total[0] += hit
+        total[1] += of
+        shown = f"{hit / of:.2f}" if of else "—"
+        lines.append(f"| {number}. {name} | {', '.join(codes) or '—'} | {hit} | {of} | {shown} |")
+    lines.append(f"| **all** | | {total[0]} | {total[1]} | {total[0] / total[1]:.2f} |")
+    return "\n".join(lines), misses
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--all", action="store_true", help="count low-confidence defects too")
     parser.add_argument("--misses", action="store_true", help="list the defects no finding covers")
+    parser.add_argument("--write", action="store_true", help="write the tables into docs/precision.md")
     args = parser.parse_args()
-    counts, misses = measure(args.all)
     records = read()
-    print(f"{len(records)} tools read on {len({r['file'] for r in records})} servers")
-    print(f"{'class':<52} {'found':>5} {'of':>4} {'recall':>7}")
-    total = [0, 0]
-    for number, (name, _) in CLASSES.items():
-        hit, of = counts.get(number, (0, 0))
-        total[0] += hit
-        total[1] += of
-        print(f"{number:>2} {name:<49} {hit:>5} {of:>4} {hit / of if of else float('nan'):>7.2f}")
-    print(f"   {'all':<49} {total[0]:>5} {total[1]:>4} {total[0] / total[1]:>7.2f}")
+    head = (f"{len(records)} tools read on {len({r['file'] for r in records})} servers, "
+            f"{sum(len(r['defects']) for r in records)} defects recorded")
+    shown, misses = table(args.all)
+    print(head)
+    print(shown)
     if args.misses:
         for record, defect in misses:
             print(f"- class {defect['class']} {record['file']} {record['tool']} {defect['pointer']}: "
                   f"{defect['quote'][:100]!r}")
+    if args.write:
+        high, _ = table(False)
+        every, _ = table(True)
+        text = DOC.read_text(encoding="utf-8")
+        start, end = text.index(BEGIN) + len(BEGIN), text.index(END)
+        body = (f"\n{head}.\n\nDefects the readers were sure of:\n\n{high}\n\n"
+                f"Every recorded defect, the uncertain ones too:\n\n{every}\n")
+        DOC.write_text(text[:start] + body + text[end:], encoding="utf-8")
 
 
 if __name__ == "__main__":
