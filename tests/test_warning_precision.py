@@ -94,8 +94,10 @@ def test_p006_counts_only_what_a_function_calling_request_sends():
 
 def test_p006_a_tool_a_little_over_budget_is_info_and_far_over_a_warning():
     little = tool(description="Looks up one record. " + "word " * 820)   # about 1,060 tokens
-    far = tool(description="Looks up one record. " + "word " * 2600)     # about 3,280 tokens: over three times
+    near = tool(description="Looks up one record. " + "word " * 2600)    # about 3,280 tokens: just over three times
+    far = tool(description="Looks up one record. " + "word " * 3000)     # about 3,780 tokens: over 3.5 times
     assert [s for _, s in found(little, "P006")] == ["info"]
+    assert [s for _, s in found(near, "P006")] == ["info"]  # judged marginal on real servers
     assert [s for _, s in found(far, "P006")] == ["warning"]
 
 
