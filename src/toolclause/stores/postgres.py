@@ -69,6 +69,7 @@ class PostgresStore:
             raise StoreConfigError("the postgresql:// store needs psycopg: pip install 'toolclause[postgres]'") \
                 from None
         self.url = url
+        self.timeout = statement_timeout_ms / 1000
         self._psycopg = psycopg
         self._dsn, self.durable_claims = _split_durability(url.url.replace("postgresql+psycopg://", "postgresql://", 1))
         # Every change but a claim commits without waiting for the disk: losing one in a server crash

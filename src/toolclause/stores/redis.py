@@ -74,6 +74,7 @@ class RedisStore:
             raise StoreConfigError("the redis:// store needs the redis package: pip install 'toolclause[redis]'") \
                 from None
         self.url = url
+        self.timeout = socket_timeout  # a command unanswered this long raises; it may still run later
         self._errors = (redis.exceptions.RedisError, OSError)
         driver_url, self.prefix = split_namespace(url.url)
         try:
