@@ -177,3 +177,25 @@ def test_a_hung_postgres_answers_within_the_store_timeout_and_the_retry_runs_onc
 def test_store_timeouts_in_the_url_are_checked_when_opened(url):
     with pytest.raises(StoreConfigError, match="number of seconds"):
         open_store(url)
+
+
+@pytest.mark.timeout(60)
+def test_a_deadline_wakes_a_blocked_read_and_spares_a_finished_one():
+    import socket
+
+    from toolclause.stores._deadline import Deadlines
+
+    deadlines = Deadlines(0.2)
+    hung, peer = socket.socketpair()
+    with hung, peer:
+        with deadlines.watch(hung.fileno) as watch:
+            assert hung.recv(1) == b""  # nothing was sent: only the shut-down socket ends this read
+        assert watch.cut
+    quick, answer = socket.socketpair()
+    with quick, answer:
+        answer.sendall(b"x")
+        with deadlines.watch(quick.fileno) as watch:
+            assert quick.recv(1) == b"x"
+        time.sleep(0.5)  # past the deadline it no longer has: the socket is left alone
+        answer.sendall(b"y")
+        assert not watch.cut and quick.recv(1) == b"y"

@@ -40,11 +40,15 @@ class Deadlines:
         """Bound the block inside to `seconds`; `fileno()` is the connection's socket, read now."""
         watch = Watch(fileno(), time.monotonic() + self.seconds)
         with self._lock:
+            idle = not self._watches
             self._watches.add(watch)
             if self._thread is None or not self._thread.is_alive():
                 self._thread = threading.Thread(target=self._run, name="toolclause-store-deadlines", daemon=True)
                 self._thread.start()
-            self._lock.notify()
+            elif idle:
+                # the thread sleeps without a deadline; with watches it already wakes no later than this
+                # one's (every watch lasts `seconds`, so a new one is never due before the others)
+                self._lock.notify()
         try:
             yield watch
         finally:
