@@ -37,6 +37,10 @@ SERVE = [sys.executable, "-m", "toolclause.cli.main", "serve"]
 
 @pytest.fixture
 def env(tmp_path: Path) -> dict[str, str]:
+    return served_env(tmp_path)
+
+
+def served_env(tmp_path: Path) -> dict[str, str]:
     """The served app's environment: a shared SQLite store and the execution log, both in tmp_path."""
     return {**os.environ, "TOOLCLAUSE_STORE": f"sqlite:///{tmp_path / 'state.db'}",
             "SERVE_TEST_LOG": str(tmp_path / "runs.log"), "TOOLCLAUSE_CONFIRMATION_SECRET": "s" * 32}

@@ -10,6 +10,7 @@ import uuid
 import pytest
 
 from toolclause.stores import (
+    CLAIMED,
     COMPLETED,
     IN_PROGRESS,
     PersistenceError,
@@ -128,23 +129,66 @@ def test_purge_deletes_expired_records_and_those_older_than_asked(store, princip
     assert {r.key for r in store.records() if r.principal == principal} == {"recent"}
 
 
-def test_concurrent_claims_of_one_key_grant_exactly_one(store, principal):
-    now = time.time()
-    barrier = threading.Barrier(8)
+def claims_granted(store: Store, principal: str, key: str, contenders: int, now: float) -> list[int]:
+    """Which of `contenders` threads, claiming one key at the same moment, were granted it."""
+    barrier = threading.Barrier(contenders)
     granted = []
 
     def contend(i: int) -> None:
         barrier.wait()
-        if store.claim(record(principal, "contended", owner=f"owner-{i}", now=now), now) is None:
+        if store.claim(record(principal, key, owner=f"owner-{i}", now=now), now) is None:
             granted.append(i)
 
-    threads = [threading.Thread(target=contend, args=(i,)) for i in range(8)]
+    threads = [threading.Thread(target=contend, args=(i,)) for i in range(contenders)]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
+    return granted
+
+
+def test_concurrent_claims_of_one_key_grant_exactly_one(store, principal):
+    granted = claims_granted(store, principal, "contended", 8, time.time())
     assert len(granted) == 1
     assert store.get(RecordKey(principal, "place_order", "contended")).owner == f"owner-{granted[0]}"
+
+
+def test_a_claim_never_started_frees_its_key_when_its_window_passes(store, principal):
+    # a claim that reached the store after its claimant gave up: CLAIMED, expiring with its short window
+    now = time.time()
+    late = record(principal, "late", owner="gave-up", status=CLAIMED, now=now - 10, lease=5, retention=0)
+    assert store.claim(late, now - 10) is None
+    retry = record(principal, "late", owner="retry", now=now)
+    assert store.claim(retry, now) is None  # taken over at once: it never ran
+    assert store.get(retry.ident).owner == "retry"
+    # the late claimant can no longer start it, nor free it
+    assert not store.replace(late.evolve(status=IN_PROGRESS, lease_until=now + 30, expires_at=now + 3600), "gave-up")
+    assert not store.release(late.ident, "gave-up")
+    assert store.get(retry.ident) == retry
+
+
+def test_a_started_claim_holds_its_key_for_its_retention(store, principal):
+    now = time.time()
+    claimed = record(principal, "started", status=CLAIMED, now=now, lease=5, retention=0)
+    assert store.claim(claimed, now) is None
+    held = store.claim(record(principal, "started", owner="owner-b", now=now), now)
+    assert held is not None and held.status == CLAIMED  # within its window: a duplicate waits
+    started = claimed.evolve(status=IN_PROGRESS, updated_at=now, lease_until=now + 1, expires_at=now + 3600)
+    assert store.replace(started, "owner-a")
+    later = now + 60  # its lease long over, its retention not: no claim takes a started run over
+    held = store.claim(record(principal, "started", owner="owner-c", now=later), later)
+    assert held == started
+
+
+def test_concurrent_takeovers_of_an_abandoned_claim_grant_exactly_one(store, principal):
+    now = time.time()
+    store.claim(record(principal, "abandoned", owner="gave-up", status=CLAIMED, now=now - 10, lease=5, retention=0),
+                now - 10)
+    assert len(claims_granted(store, principal, "abandoned", 6, now)) == 1
+
+
+def test_every_store_says_how_long_it_waits(store):
+    assert isinstance(store.timeout, float) and store.timeout >= 0
 
 
 # --------------------------------------------------------------------------- opening

@@ -62,8 +62,12 @@ def load_server(target: str, route_k: int | None = None) -> Any:
               help="List one tool, find_tools; once called with the user's request, each session lists it and "
                    "the K tools that fit (tools/list_changed tells the client).")
 @click.option("--allow-lint-errors", is_flag=True, help="Start even if the tools fail lint at error level.")
+@click.option("--tokens", metavar="FILE", help="http: bearer tokens every request must carry, one 'IDENTITY TOKEN' a "
+                                               "line; the identity scopes the idempotency keys.")
+@click.option("--token-verifier", metavar="MODULE:FUNCTION",
+              help="http: a function token -> identity (None refuses) that checks every request's bearer token.")
 def serve(target: str, transport: str, host: str, port: int, http_path: str, stateless: bool, store: str | None,
-          route_k: int | None, allow_lint_errors: bool) -> None:
+          route_k: int | None, allow_lint_errors: bool, tokens: str | None, token_verifier: str | None) -> None:
     """Serve the tools of a Python Toolbox (TARGET: path/app.py:box or package.module:box) over MCP."""
     import os
 
@@ -78,6 +82,7 @@ def serve(target: str, transport: str, host: str, port: int, http_path: str, sta
         raise click.UsageError("--route-k keeps each session's list of tools; it cannot go with --stateless")
     if store is not None:
         os.environ["TOOLCLAUSE_STORE"] = store  # a host that starts the server may run it from any folder
+    verifier = _verifier(transport, tokens, token_verifier)
     server = load_server(target, route_k)
     try:
         findings = lint_served(server)
@@ -101,11 +106,23 @@ def serve(target: str, transport: str, host: str, port: int, http_path: str, sta
             click.echo(f"toolclause: serve: {target} at {url} (Streamable HTTP): {summary}", err=True)
 
         try:
-            anyio.run(lambda: serve_http(server, host, port, http_path, ready, stateless))
+            anyio.run(lambda: serve_http(server, host, port, http_path, ready, stateless, verifier))
         except OSError as exc:
             raise ServeError(f"--host {host} --port {port}: cannot listen: {exc.strerror or exc}") from None
     finally:
         server.toolbox.close()
+
+
+def _verifier(transport: str, tokens: str | None, function: str | None) -> Any:
+    """The token verifier --tokens or --token-verifier asks for (None: the calls are scoped by their credential)."""
+    from ..mcp.principals import TokenFileError, verifier_from_options
+
+    if (tokens is not None or function is not None) and transport != "http":
+        raise click.UsageError("--tokens and --token-verifier check HTTP requests; use them with --transport http")
+    try:
+        return verifier_from_options(tokens, function)
+    except TokenFileError as exc:
+        raise ServeError(str(exc)) from None
 
 
 __all__ = ["load_server", "serve"]

@@ -67,6 +67,7 @@ from ..runtime.envelope import Result
 from ..runtime.errors import standard_error
 from ..runtime.gate import new_trace_id
 from ..runtime.toolbox import Toolbox
+from .principals import auth_options, principal_of
 
 logger = logging.getLogger("toolclause.mcp")
 
@@ -268,7 +269,10 @@ class ToolboxServer(Server[Any]):
             return await self._find_tools(ctx, params.arguments)
         meta = dict(params.meta) if params.meta else None
         token: Any = meta.get("progressToken", meta.get("progress_token")) if meta else None
-        call = self.toolbox.acall(params.name, params.arguments, meta=meta, routing=self.routing)
+        # keys and confirmations are scoped by whose call it is (principals.py): never shared across clients
+        principal = principal_of(getattr(ctx, "request", None))
+        call = self.toolbox.acall(params.name, params.arguments, meta=meta, routing=self.routing,
+                                  principal=principal)
         if token is not None and self.progress_interval > 0:
             call = _with_progress(call, ctx, token, self.progress_interval)
         if self._read_only.get(params.name, True):
@@ -393,8 +397,12 @@ async def serve_stdio(server: Server[Any]) -> None:
 
 
 async def serve_http(server: Server[Any], host: str = "127.0.0.1", port: int = 8000, path: str = "/mcp",
-                     on_ready: Callable[[str], None] | None = None, stateless: bool = False) -> None:
+                     on_ready: Callable[[str], None] | None = None, stateless: bool = False,
+                     token_verifier: Any = None) -> None:
     """Serve Streamable HTTP at http://host:port/path until SIGINT or SIGTERM.
+
+    token_verifier: bearer tokens every request must carry (principals.py: a `TokenFile`, a
+    function token → identity, or the SDK's TokenVerifier); the identity scopes the calls' keys.
 
     port 0 picks a free port; `on_ready` gets the URL once the socket listens.  On a loopback
     host the SDK turns on its DNS-rebinding protection (Host and Origin must be local).
@@ -404,7 +412,8 @@ async def serve_http(server: Server[Any], host: str = "127.0.0.1", port: int = 8
     if stateless and getattr(server, "route_k", None) is not None:
         raise ValueError("a routed server (route_k) keeps each session's tool list: it cannot be stateless")
     app = server.streamable_http_app(streamable_http_path=path, host=host, stateless_http=stateless,
-                                     transport_security=loopback_security(host))
+                                     transport_security=loopback_security(host),
+                                     **auth_options(token_verifier, host))
     sock = listening_socket(host, port)
     bound = sock.getsockname()[1]
     shown = f"[{host}]" if sock.family == socket.AF_INET6 else host

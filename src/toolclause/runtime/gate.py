@@ -163,7 +163,7 @@ class Gate:
             if token_fp is not None:
                 result = self._with_confirmation(tool, policy, result, principal, token_fp)
             if ticket is not None:
-                result = self._settle(tool, ticket, result)
+                result = self._settle(tool, ticket, result, error)
             return self._done(result, name, started, run, call_id, error)
         except Exception as exc:  # noqa: BLE001 - call() never raises for anything the model or the tool did
             return self._crashed(name, exc, started, run, call_id)
@@ -205,7 +205,7 @@ class Gate:
             if token_fp is not None:
                 result = self._with_confirmation(tool, policy, result, principal, token_fp)
             if ticket is not None:
-                result = await asyncio.to_thread(self._settle, tool, ticket, result)
+                result = await asyncio.to_thread(self._settle, tool, ticket, result, error)
             return self._done(result, name, started, run, call_id, error)
         except Exception as exc:  # noqa: BLE001 - acall() never raises for anything the model or the tool did
             return self._crashed(name, exc, started, run, call_id)
@@ -383,7 +383,10 @@ class Gate:
             return args, prepared, None
         return prepared, ticket, token_fp
 
-    def _settle(self, tool: BoundTool, ticket: Any, result: Result) -> Result:
+    def _settle(self, tool: BoundTool, ticket: Any, result: Result, raised: Exception | None = None) -> Result:
+        """Store the outcome of a run that started (or release its claim when nothing can have happened)."""
+        if raised is not None and not isinstance(raised, ToolError) and not result.ok and self._unsafe_rerun(tool):
+            result = self._unknown_after_start(tool, result, raised)
         try:
             # every Result built with ok=False carries its error; mypy cannot see that through `ok`
             if result.ok or not (result.error.retryable or result.error.code in _TRANSIENT):  # type: ignore[union-attr]
@@ -396,6 +399,26 @@ class Gate:
                 "PERSISTENCE_ERROR", f"{tool.name}: the call ran but its result could not be saved; check whether "
                                      f"it took effect before trying again"), trace_id=new_trace_id(), tool=tool.name)
         return result
+
+    def _unsafe_rerun(self, tool: BoundTool) -> bool:
+        """Whether running the tool again could repeat an effect: it changes state and is not annotated idempotent."""
+        policy = self.registry.policies.get(tool.name, DEFAULT_POLICY)
+        return policy.mutating and not policy.rerun_after_lease
+
+    def _unknown_after_start(self, tool: BoundTool, failure: Result, raised: Exception) -> Result:
+        """A tool that changes state raised something unexpected after it started: it may have taken effect.
+
+        The answer is stored and replayed, so a retry with the key never runs it again; a tool that
+        knows nothing happened says so with a retryable ToolError, which releases the key instead.
+        """
+        trace = failure.trace_id or new_trace_id()
+        logger.error("%s raised %s after it started (trace %s); recorded as OUTCOME_UNKNOWN so that a retry with "
+                     "its key does not run it again", tool.name, type(raised).__name__, trace, exc_info=raised)
+        return Result(False, error=CallError(
+            "OUTCOME_UNKNOWN", f"{tool.name}: failed after it started, so it may or may not have taken effect "
+                               f"(logged under trace {trace}). Check before doing this again; a retry with this "
+                               f"key gets this same answer and does not run it twice", False, "reconcile"),
+            trace_id=trace, tool=tool.name)
 
     def _release_quietly(self, tool: BoundTool, ticket: Any) -> None:
         try:
@@ -448,7 +471,7 @@ class Gate:
             return
         failure = future.exception()
         result = self._failure(tool, failure) if failure is not None else self._output(tool, future.result())
-        self._settle(tool, ticket, result)
+        self._settle(tool, ticket, result, failure)
 
     def close(self) -> None:
         """Stop the executor's worker threads."""

@@ -1,6 +1,7 @@
 """The claim stage over a store: one execution per (principal, tool, key), and the truth when that is unsure.
 
-    claim   the key is free          → a ticket: the call runs (its lease renewed while it runs)
+    claim   the key is free          → a ticket: the claim is marked started, then the call runs
+                                       (its lease renewed while it runs)
             done, same arguments     → the stored outcome, `replayed: true` (a business failure too)
             done, other arguments    → IDEMPOTENCY_KEY_REUSED
             running                  → IDEMPOTENCY_IN_PROGRESS, or a bounded wait for the outcome
@@ -10,7 +11,12 @@
     release   forget the claim (a transient failure: the same call may run again)
 
 The store decides atomically who holds a key; expiry is judged here, by this
-process's clock, from the record's own times.  A store that cannot be reached
+process's clock, from the record's own times.  A claim is written CLAIMED,
+expiring after a short window (the store's own timeout), and marked started
+(IN_PROGRESS) by a compare-and-set before the ticket is handed out: a claim
+that reached the store after its claimant gave up (a store that hung, then
+resumed) never started, and the next call takes the key over once its window
+has passed — by then the claimant has long answered PERSISTENCE_ERROR.  A store that cannot be reached
 raises `PersistenceError` and the gate fails closed.  Completed records are
 also kept in a small in-process cache (they do not change until they expire).
 """
@@ -28,7 +34,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..schema.fingerprint import fingerprint
-from ..stores.base import COMPLETED, FAILED, IN_PROGRESS, Record, RecordKey, Store
+from ..stores.base import CLAIMED, COMPLETED, FAILED, IN_PROGRESS, PENDING, Record, RecordKey, Store
 from ..stores.errors import PersistenceError
 from .claim import CallContext, Ticket
 from .confirmation import Confirmations
@@ -45,6 +51,8 @@ LEASE_MARGIN = 30.0    # added to a tool's timeout
 MAX_WAIT = 10.0
 RETRY_AFTER_MS = 1000
 CACHE_SIZE = 256
+CLAIM_WINDOW = 5.0        # for a store that does not say how long it waits
+CLAIM_WINDOW_FLOOR = 1.0  # the least time a claim has to be marked started
 
 
 class IdempotencyStage:
@@ -53,12 +61,14 @@ class IdempotencyStage:
 
     def __init__(self, store: Store | Callable[[], Store], *, retention: float = RETENTION, lease: float = LEASE,
                  lease_margin: float = LEASE_MARGIN, max_wait: float = MAX_WAIT, cache_size: int = CACHE_SIZE,
+                 claim_window: float | None = None,
                  confirmations: Callable[[], Confirmations | None] = lambda: None,
                  trace: Callable[[], str] = lambda: "", clock: Callable[[], float] = time.time) -> None:
         # a store, or how to open it on first use (so a toolbox that is only listed never opens one)
         self._store: Store | None = None if callable(store) else store
         self._open = store if callable(store) else None
         self.retention, self.lease, self.lease_margin, self.max_wait = retention, lease, lease_margin, max_wait
+        self._claim_window = claim_window
         self._confirmations = confirmations
         self._trace = trace
         self.clock = clock
@@ -77,9 +87,24 @@ class IdempotencyStage:
                 raise PersistenceError(f"the store could not be opened: {exc}") from exc
         return self._store
 
+    @property
+    def claim_window(self) -> float:
+        """How long a new claim waits to be marked started before another call may take the key over.
+
+        The store's own timeout: a claimant that gave up on the store waited at least that long,
+        so a claim of its that lands late has already expired by the time it answered.
+        """
+        if self._claim_window is not None:
+            return self._claim_window
+        return max(float(getattr(self.store, "timeout", CLAIM_WINDOW)), CLAIM_WINDOW_FLOOR)
+
     # ------------------------------------------------------------------ the stage
 
     def claim(self, call: CallContext) -> Ticket | Result | None:
+        granted = self._claim(call)
+        return self._start(call, granted) if type(granted) is Ticket else granted
+
+    def _claim(self, call: CallContext) -> Ticket | Result | None:
         policy = call.policy
         fp = fingerprint(policy.fingerprinted(call.arguments))
         principal = call.principal or ""
@@ -157,15 +182,17 @@ class IdempotencyStage:
         if cached is not None:
             return self._settled(call, cached, fp, request_key)
         deadline = now + min(max(call.wait, 0.0), self.max_wait)
+        window = self.claim_window
         delay = 0.05
         for _ in range(10_000):  # bounded: each pass ends in an answer or a wait of at least 50 ms
             now = self.clock()
-            record = Record(ident.principal, ident.tool, ident.key, fp, IN_PROGRESS, secrets.token_hex(16), now, now,
-                            now + lease, now + lease + retention, None, request_key)
+            # not started yet: expired (free for the next claim) once the window passes
+            record = Record(ident.principal, ident.tool, ident.key, fp, CLAIMED, secrets.token_hex(16), now, now,
+                            now + window, now + window, None, request_key)
             held = self.store.claim(record, now)
             if held is None:
                 return self._granted(call, record, lease, retention)
-            if held.status != IN_PROGRESS or held.fingerprint != fp or held.request_key != request_key:
+            if held.status not in PENDING or held.fingerprint != fp or held.request_key != request_key:
                 return self._settled(call, held, fp, request_key)
             if held.lease_expired(now):
                 if not call.policy.rerun_after_lease:
@@ -247,7 +274,7 @@ class IdempotencyStage:
             return self._error(call, "IDEMPOTENCY_KEY_REUSED",
                                f"{call.tool}: this idempotency key was already used with other arguments; use a new "
                                f"key for a new operation, or the same arguments to retry")
-        if held.status == IN_PROGRESS:  # only from a bounded wait that ran out, or an expired commit token
+        if held.status in PENDING:  # only from a bounded wait that ran out, or an expired commit token
             return self._error(call, "IDEMPOTENCY_IN_PROGRESS",
                                f"{call.tool}: a call with this key is still running; retry in a moment",
                                [{"problem": "inProgress", "retryAfterMs": RETRY_AFTER_MS}])
@@ -255,10 +282,50 @@ class IdempotencyStage:
         return _decode(held, call.tool, self._trace)
 
     def _granted(self, call: CallContext, record: Record, lease: float, retention: float) -> Ticket:
-        ticket = Ticket(call, {"record": record, "lease": lease, "retention": retention, "lock": threading.Lock(),
-                               "done": False})
+        return Ticket(call, {"record": record, "lease": lease, "retention": retention, "lock": threading.Lock(),
+                             "done": False})
+
+    def _start(self, call: CallContext, ticket: Ticket) -> Ticket | Result:
+        """Mark a granted claim started (IN_PROGRESS, the tool's lease): from here on, no retry runs it again.
+
+        Each record changes only while this claim still owns it: a claim whose window passed first
+        may have been taken over by another call, which then runs instead of this one.
+        """
+        state = ticket.state
+        claimed = _held(ticket, state["record"])
+        started: list[Record] = []
+        try:
+            for held in claimed:
+                now = self.clock()
+                running = held.evolve(status=IN_PROGRESS, updated_at=now, lease_until=now + state["lease"],
+                                      expires_at=now + state["lease"] + state["retention"])
+                if not self.store.replace(running, held.owner):
+                    self._release_records(claimed)
+                    return self._error(call, "IDEMPOTENCY_IN_PROGRESS",
+                                       f"{call.tool}: a call with this idempotency key is already running; retry "
+                                       f"the same call in a moment to get its result",
+                                       [{"problem": "inProgress", "retryAfterMs": RETRY_AFTER_MS}])
+                started.append(running)
+        except PersistenceError:
+            # nothing ran; what is still CLAIMED frees itself when its window passes, a record already
+            # marked started would not: release that one, if the store answers
+            self._release_records(started)
+            raise
+        except BaseException:
+            self._release_records(claimed)
+            raise
+        state["record"] = started[0]
+        if len(started) > 1:
+            state["linked"] = started[1]
         self.leases.add(ticket)
         return ticket
+
+    def _release_records(self, records: list[Record]) -> None:
+        for held in records:
+            try:
+                self.store.release(held.ident, held.owner)
+            except PersistenceError:
+                logger.warning("%s: could not release the unstarted claim on key %r", held.tool, held.key)
 
     def _error(self, call: CallContext, code: str, message: str, details: Any = (), *,
                user_action: str | None = None) -> Result:
@@ -276,7 +343,7 @@ class IdempotencyStage:
         return None
 
     def _remember(self, record: Record) -> None:
-        if self._cache_size <= 0 or record.status == IN_PROGRESS:
+        if self._cache_size <= 0 or record.status in PENDING:
             return
         with self._cache_lock:
             self._cache[record.ident] = record

@@ -8,10 +8,10 @@ imported only when a URL names their backend.
 
 from __future__ import annotations
 
-from .base import COMPLETED, FAILED, IN_PROGRESS, Record, RecordKey, Store
+from .base import CLAIMED, COMPLETED, FAILED, IN_PROGRESS, Record, RecordKey, Store
 from .errors import PersistenceError, StoreConfigError, StoreError
 from .opening import open_store
 from .url import DEFAULT_STORE, StoreURL
 
-__all__ = ["COMPLETED", "DEFAULT_STORE", "FAILED", "IN_PROGRESS", "PersistenceError", "Record", "RecordKey",
+__all__ = ["CLAIMED", "COMPLETED", "DEFAULT_STORE", "FAILED", "IN_PROGRESS", "PersistenceError", "Record", "RecordKey",
            "Store", "StoreConfigError", "StoreError", "StoreURL", "open_store"]

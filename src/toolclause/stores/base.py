@@ -2,9 +2,18 @@
 
 A record is what an idempotent call leaves behind::
 
-    IN_PROGRESS ──complete──▶ COMPLETED   the outcome stored; replayed to duplicates
-         │      ──complete──▶ FAILED      a business error after execution began; replayed too
-         └──────release─────▶ (deleted)   a transient failure: the next call runs afresh
+    CLAIMED ──start──▶ IN_PROGRESS ──complete──▶ COMPLETED   the outcome stored; replayed to duplicates
+       │                    │      ──complete──▶ FAILED      a failure after the tool started; replayed too
+       │                    └──────release─────▶ (deleted)   the tool said nothing happened: the next call runs
+       └── its short window passed, never started ──▶ free   (a claimant that gave up: the key is free at once)
+
+A claim is written CLAIMED, with `lease_until` and `expires_at` both at the end
+of a short window (the store's own timeout); the claimant marks it started
+(IN_PROGRESS, the tool's lease) with `replace` before the tool runs.  A claim
+that lands after its claimant gave up (a store that hung, then resumed) is
+therefore never started: once its window has passed it is expired like any
+other record, and the next claim of the key takes it over.  A started record is
+never taken over by a claim while its retention lasts.
 
 Expiry is decided by the caller's clock and read from the record's own fields
 (`expires_at` for retention, `lease_until` for an in-progress claim); a
@@ -34,10 +43,12 @@ from typing import Any, Protocol, runtime_checkable
 
 from .url import StoreURL
 
-IN_PROGRESS = "IN_PROGRESS"
+CLAIMED = "CLAIMED"          # claimed, the tool not started yet
+IN_PROGRESS = "IN_PROGRESS"  # the tool started (it may have taken effect)
 COMPLETED = "COMPLETED"
 FAILED = "FAILED"
-STATUSES = (IN_PROGRESS, COMPLETED, FAILED)
+STATUSES = (CLAIMED, IN_PROGRESS, COMPLETED, FAILED)
+PENDING = frozenset({CLAIMED, IN_PROGRESS})  # no outcome yet
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,11 +66,11 @@ class Record:
     tool: str
     key: str
     fingerprint: str          # SHA-256 of the canonical arguments: the same key with other arguments is refused
-    status: str               # IN_PROGRESS | COMPLETED | FAILED
+    status: str               # CLAIMED | IN_PROGRESS | COMPLETED | FAILED
     owner: str                # the claim's random token; only its holder may change the record
     created_at: float         # epoch seconds, the claimant's clock
     updated_at: float
-    lease_until: float        # IN_PROGRESS: the claim holds until then (renewed while the tool runs)
+    lease_until: float        # CLAIMED: the window to start in; IN_PROGRESS: the lease (renewed while the tool runs)
     expires_at: float         # the record may be forgotten from then on (retention)
     outcome: str | None = None  # COMPLETED / FAILED: the stored outcome, JSON text the store never reads
     request_key: str = ""     # the caller's own key where the record is keyed by something else (a confirmation)
@@ -83,6 +94,7 @@ class Store(Protocol):
     """What every backend implements; `tests/stores/contract.py` is the contract they all pass."""
 
     url: StoreURL
+    timeout: float  # seconds an operation may wait before it raises PersistenceError (0: it never waits)
 
     def claim(self, record: Record, now: float) -> Record | None:
         """Insert `record` unless a live one holds its key: None if granted, else the live record."""
@@ -107,4 +119,4 @@ class Store(Protocol):
         """Release connections; the store is not used afterwards."""
 
 
-__all__ = ["COMPLETED", "FAILED", "IN_PROGRESS", "Record", "RecordKey", "STATUSES", "Store"]
+__all__ = ["CLAIMED", "COMPLETED", "FAILED", "IN_PROGRESS", "PENDING", "Record", "RecordKey", "STATUSES", "Store"]

@@ -10,6 +10,8 @@ from .url import StoreURL
 
 
 class MemoryStore:
+    timeout = 0.0  # a lock held for microseconds: nothing waits
+
     def __init__(self, url: StoreURL) -> None:
         self.url = url
         self._records: dict[RecordKey, Record] = {}

@@ -9,6 +9,13 @@ and every other change is one conditional statement (`… WHERE owner = %s`).
 Connections are pooled per process and opened in autocommit mode; one that
 fails is dropped and the next call opens a fresh one, so the store recovers
 on its own once the server is back.
+
+Timeouts are the client's own, so a server that hangs (stopped, or behind a
+network partition that sends no reset) bounds every call: opening a connection
+gives up after `connect_timeout` (3 s; whole seconds, at least 2), and each
+operation after `timeout` (5 s), when the connection's socket is shut down
+(_deadline.py); the server also ends a statement that runs that long.  Both
+are settable in the URL: `postgresql://…/db?timeout=2.5&connect_timeout=2`.
 """
 
 from __future__ import annotations
@@ -21,12 +28,13 @@ from contextlib import contextmanager
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
+from ._deadline import Deadlines
 from ._sql import COLUMNS, listing
 from ._sql import SELECT as _SELECT
 from ._sql import row_of as _row
 from .base import Record, RecordKey
 from .errors import PersistenceError, StoreConfigError
-from .url import StoreURL
+from .url import StoreURL, seconds_option
 
 _WHERE_KEY = "principal = %s AND tool = %s AND key = %s"
 _INSERT = (f"INSERT INTO toolclause_records ({', '.join(COLUMNS)}) VALUES ({', '.join(['%s'] * len(COLUMNS))}) "
@@ -58,11 +66,14 @@ MIGRATIONS = (
     CREATE INDEX IF NOT EXISTS toolclause_records_updated ON toolclause_records (updated_at)""",
 )
 _MIGRATION_LOCK = 0x746F6F6C  # pg_advisory_xact_lock key ("tool")
+TIMEOUT = 5.0          # seconds an operation may take before the client gives up
+CONNECT_TIMEOUT = 3.0  # seconds to open a connection
+_OURS = frozenset({"synchronous_commit", "timeout", "connect_timeout"})
 
 
 class PostgresStore:
-    def __init__(self, url: StoreURL, *, pool_size: int = 8, connect_timeout: float = 3.0,
-                 statement_timeout_ms: int = 5000) -> None:
+    def __init__(self, url: StoreURL, *, pool_size: int = 8, connect_timeout: float = CONNECT_TIMEOUT,
+                 timeout: float = TIMEOUT) -> None:
         try:
             import psycopg
         except ImportError:
@@ -70,13 +81,19 @@ class PostgresStore:
                 from None
         self.url = url
         self._psycopg = psycopg
-        self._dsn, self.durable_claims = _split_durability(url.url.replace("postgresql+psycopg://", "postgresql://", 1))
+        dsn, ours = _split_options(url.url.replace("postgresql+psycopg://", "postgresql://", 1))
+        self._dsn = dsn
+        self.durable_claims = ours.get("synchronous_commit", "on").lower() != "off"
+        self.timeout = seconds_option(ours.get("timeout"), "timeout", timeout, "PostgreSQL")
+        self.connect_timeout = max(2, round(seconds_option(ours.get("connect_timeout"), "connect_timeout",
+                                                           connect_timeout, "PostgreSQL")))
+        self._deadlines = Deadlines(self.timeout)
         # Every change but a claim commits without waiting for the disk: losing one in a server crash
         # leaves a record in progress (OUTCOME_UNKNOWN later), never a second run.  A claim waits,
         # unless the URL says ?synchronous_commit=off.
         self._options: dict[str, Any] = {
-            "autocommit": True, "connect_timeout": max(1, int(connect_timeout)),
-            "options": f"-c statement_timeout={int(statement_timeout_ms)} -c synchronous_commit=off"}
+            "autocommit": True, "connect_timeout": self.connect_timeout,
+            "options": f"-c statement_timeout={max(1, int(self.timeout * 1000))} -c synchronous_commit=off"}
         self._idle: queue.LifoQueue[Any] = queue.LifoQueue()
         self._pool_size = pool_size
         self._pid = os.getpid()
@@ -156,7 +173,8 @@ class PostgresStore:
             with self._connection() as conn:
                 return work(conn)
         except PersistenceError as exc:
-            if not isinstance(exc.__cause__, self._psycopg.OperationalError) or not getattr(exc, "reused", False):
+            if not isinstance(exc.__cause__, self._psycopg.OperationalError) or not getattr(exc, "reused", False) \
+                    or getattr(exc, "timed_out", False):  # a hung server: answer now, do not wait twice
                 raise
         with self._connection(fresh=True) as conn:
             return work(conn)
@@ -175,18 +193,25 @@ class PostgresStore:
             except queue.Empty:
                 pass
         reused = conn is not None
+        watch = None
         try:
             if conn is None:
                 conn = self._psycopg.connect(self._dsn, **self._options)
-            yield conn
+            with self._deadlines.watch(conn.fileno) as watch:
+                yield conn
         except self._psycopg.Error as exc:
             if conn is not None:
                 conn.close()  # a connection that failed once is not trusted again
-            failure = PersistenceError(f"PostgreSQL store: {exc}")
+            timed_out = watch is not None and watch.cut
+            failure = PersistenceError(f"PostgreSQL store: no answer within {self.timeout:g} s" if timed_out else
+                                       f"PostgreSQL store: {exc}")
             failure.reused = reused  # type: ignore[attr-defined]  # read by the retry above (getattr), not API
+            failure.timed_out = timed_out  # type: ignore[attr-defined]
             raise failure from exc
         else:
-            if self._idle.qsize() < self._pool_size:
+            if watch is not None and watch.cut:
+                conn.close()  # its deadline passed as it finished: the socket may be shut
+            elif self._idle.qsize() < self._pool_size:
                 self._idle.put(conn)
             else:
                 conn.close()
@@ -204,10 +229,10 @@ class PostgresStore:
                 conn.execute("INSERT INTO toolclause_migrations (version) VALUES (%s)", (number,))
 
 
-def _split_durability(dsn: str) -> tuple[str, bool]:
-    """(the URL for the driver, whether claims wait for the disk): `synchronous_commit` is ours."""
+def _split_options(dsn: str) -> tuple[str, dict[str, str]]:
+    """(the URL for the driver, the options that are ours: synchronous_commit, timeout, connect_timeout)."""
     parts = urlsplit(dsn)
     query = parse_qsl(parts.query, keep_blank_values=True)
-    wanted = [v.lower() for k, v in query if k == "synchronous_commit"]
-    rest = urlencode([(k, v) for k, v in query if k != "synchronous_commit"])
-    return urlunsplit((parts.scheme, parts.netloc, parts.path, rest, parts.fragment)), not wanted or wanted[-1] != "off"
+    ours = {k: v for k, v in query if k in _OURS}
+    rest = urlencode([(k, v) for k, v in query if k not in _OURS])
+    return urlunsplit((parts.scheme, parts.netloc, parts.path, rest, parts.fragment)), ours

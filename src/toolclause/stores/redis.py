@@ -20,7 +20,7 @@ from urllib.parse import parse_qsl, quote, urlencode, urlsplit, urlunsplit
 
 from .base import Record, RecordKey
 from .errors import PersistenceError, StoreConfigError
-from .url import StoreURL
+from .url import StoreURL, seconds_option
 
 PREFIX = "toolclause:"
 _GRACE_MS = 60_000  # kept this long past expiry, so a clock a little behind still sees the record
@@ -76,6 +76,9 @@ class RedisStore:
         self.url = url
         self._errors = (redis.exceptions.RedisError, OSError)
         driver_url, self.prefix = split_namespace(url.url)
+        # a command unanswered this long raises (it may still run later); `?socket_timeout=` in the URL wins
+        given = [v for k, v in parse_qsl(urlsplit(driver_url).query) if k == "socket_timeout"]
+        self.timeout = seconds_option(given[-1] if given else None, "socket_timeout", socket_timeout, "Redis")
         try:
             self._client = redis.Redis.from_url(driver_url, socket_timeout=socket_timeout,
                                                 socket_connect_timeout=min(socket_timeout, 3.0),

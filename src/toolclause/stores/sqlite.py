@@ -62,6 +62,7 @@ class SQLiteStore:
         self.url = url
         self.path = path_of(url)
         self.busy_timeout = busy_timeout
+        self.timeout = busy_timeout  # the longest a call waits for a file another process holds
         self._local = threading.local()
         if not create and not Path(self.path).exists():
             raise StoreConfigError(f"no SQLite store at {self.path}")

@@ -44,4 +44,17 @@ class StoreURL:
         return urlunsplit((parts.scheme, f"{user}:***@{host}", parts.path, parts.query, parts.fragment))
 
 
-__all__ = ["DEFAULT_STORE", "STORE_SCHEMES", "StoreURL"]
+def seconds_option(given: str | None, name: str, default: float, store: str) -> float:
+    """A timeout given in a store URL's query (`?timeout=2.5`), checked: a number of seconds above 0."""
+    if given is None:
+        return float(default)
+    try:
+        value = float(given)
+    except ValueError:
+        value = float("nan")
+    if not 0 < value < 86400:  # NaN fails too
+        raise StoreConfigError(f"the {store} store URL's {name} is a number of seconds above 0, not {given[:40]!r}")
+    return value
+
+
+__all__ = ["DEFAULT_STORE", "STORE_SCHEMES", "StoreURL", "seconds_option"]
