@@ -535,3 +535,12 @@ def test_t007_a_sign_stated_in_words(description, minimum):
     assert [(e.pointer.rsplit("/", 1)[1], e.value) for e in d.fix.edits] == [("minimum", minimum)]
     assert not _found(_tool({"minutes": {"type": "integer", "minimum": minimum, "description": description}}),
                       "T007")
+
+
+def test_t007_a_range_that_belongs_to_another_name_is_not_this_propertys():
+    listed = _tool({"table_list": {"type": "array", "items": {"type": "object"}}},
+                   "Estimate costs.\n\nArgs:\n- table_list: Tables with name, item_size_bytes (1-409600), gsi_list")
+    assert _found(listed, "T007") == []
+    own = _tool({"limit_per_table": {"type": "integer",
+                                     "description": "Rows per table in sample_data mode (default 5, max 20)"}})
+    assert len(_found(own, "T007")) == 1

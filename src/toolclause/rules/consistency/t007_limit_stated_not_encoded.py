@@ -74,7 +74,7 @@ _SOFT = re.compile(r"(?:recommend\w*|suggest\w*|typical\w*|usual\w*|ideal\w*|abo
                    re.IGNORECASE)
 # a sentence where going past the number is not refused but clamped, configured elsewhere, or a limit of a
 # product or a total of several properties ("page * limit must not exceed 10000"): no bound of this one property
-_NOT_A_BOUND = re.compile(r"\bcap(?:ped|s)?\b|\bclamp\w*|\btruncat\w*|\bconfigur\w*|\btimes\b|\s[*×]\s|"
+_NOT_A_BOUND = re.compile(r"\bcap(?:ped|s)?\b|\bclamp\w*|\btruncat\w*|\bconfigur\w*|\btimes\b|\s[*×]\s|\d\s*자\s*사용|"
                           r"\bcombined\b|\bsum\b|\btotal(?:ing|ling)?\b|잘림|잘라|截断", re.IGNORECASE)
 _DIGIT = re.compile(r"\d")
 _SIGN_WORDS = re.compile(r"negative|positive|greater\s+than\s+0|>\s*0|负|負|음수|양수|正整数", re.IGNORECASE)
@@ -137,6 +137,19 @@ def _signs(text: str) -> list[Statement]:
     return []
 
 
+# a name written right before the number, which the number then describes: "item_size_bytes (1-409600"
+_NAME_BEFORE = re.compile(r"([A-Za-z][a-z0-9]*(?:_[A-Za-z0-9]+)+|[a-z]+(?:[A-Z][a-z0-9]*)+)[`'\"]?\s*"
+                          r"(?:\(|:|=|\bis\b|\bof\b)?\s*$")
+
+
+def _about_another(text: str, words: str, name: str) -> bool:
+    """Whether the number belongs to another name written just before it: "item_size_bytes (1-409600)" in the
+    entry of `table_list` is the size of a field of each table, not a count of tables."""
+    at = text.find(words)
+    found = _NAME_BEFORE.search(text[max(0, at - 40):at]) if at > 0 else None
+    return found is not None and found.group(1) != name
+
+
 def _headed_by(sentence: str, name: str) -> bool:
     """Whether the sentence is the item of a parameter list that documents `name`: "- limit: …",
     "* `limit` (int): …", "limit — …"."""
@@ -172,7 +185,8 @@ def stated_limit(node: SchemaNode, tool: ToolContract) -> Finding | None:
             continue
         found = [s for s in statements(part) if s.side in ("low", "high") and _about_this(s, node.key, kind)
                  and not s.words.startswith(("<", "≤"))  # "<=0 defaults to 200": a meaning, not a bound
-                 and not _SOFT.search(part[:max(0, part.find(s.words))])]
+                 and not _SOFT.search(part[:max(0, part.find(s.words))])
+                 and not _about_another(part, s.words, node.key)]
         if found:
             finding = _missing(node, kind, found, where, whole or part)
             if finding is not None:

@@ -331,6 +331,10 @@ def date_suggestion(key: str, description: str) -> tuple[str, str, str | None] |
         if kind == "iso-date" and by_name == "date-time":
             return ("its description says ISO 8601 date but its name says date and time, so a single format "
                     "would reject one"), "forms", None
+        if kind == "iso" and by_name == "date":
+            # plain ISO 8601 takes a date or a date and time; "format": "date" would refuse the second
+            return ("its description says ISO 8601, which takes a date or a date and time, so a single format "
+                    "would reject one"), "forms", None
         return "its description says ISO 8601", "format", "date" if kind == "iso-date" else by_name or "date-time"
     if by_name:
         if kind == "date-time" and by_name == "date":

@@ -122,6 +122,15 @@ class UnformattedDate(Rule):
         why, keyword, value = found
         if from_tool:
             why = why.replace("its description", "the tool description's entry for it")
+        if keyword == "format" and schema.get("default") == "":
+            # the field's own default would fail the format: say so, at info (the fix needs a second change)
+            path = property_path(node)
+            yield Finding(node.pointer, f"property '{path}' holds a date/time ({why}) but has no format or pattern; "
+                                        f"\"format\": \"{value}\" states it, but its default \"\" would fail it: "
+                                        f"make the default null (or drop it) and add the format",
+                          Fix(f"replace the default \"\" of '{path}' with null and add \"format\": \"{value}\"",
+                              safe=False), Severity.INFO)
+            return
         path = property_path(node)
         if keyword == "forms":
             yield Finding(node.pointer, f"property '{path}' holds a date/time but has no format or pattern, and "

@@ -142,7 +142,10 @@ class GodTool(Rule):
         jobs = [j for j in found.jobs if j.cls & (VerbClass.MUTATING | VerbClass.IRREVERSIBLE)]
         removing = [j for j in jobs if j.verb in REMOVING_VERBS]
         others = [j for j in jobs if j.verb not in REMOVING_VERBS]
-        mixed = [(r, o) for r in removing for o in others if frozenset((r.verb, o.verb)) not in INVERSE_VERBS]
+        # a removal that undoes another job of the tool ('remove' beside 'add': detach what was attached) is that
+        # job's own undo, not a second tool (judged marginal on real servers)
+        removing = [r for r in removing if not any(frozenset((r.verb, o.verb)) in INVERSE_VERBS for o in others)]
+        mixed = [(r, o) for r in removing for o in others]
         if mixed:
             kept = [o.value for o in others]
             gone = [r.value for r in removing]
