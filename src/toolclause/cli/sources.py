@@ -33,14 +33,14 @@ def load_sources(paths: Sequence[str], input_format: str | None, exclude: Sequen
     files = [p for p in paths if p not in targets]
     loaded = load_paths(files, input_format, exclude=exclude) if files else LoadResult()
     if targets:
-        from ..mcp.target import TargetError, load_toolbox_listing
+        from ..mcp.target import TargetError, load_toolbox_located
 
         for spec in targets:
             try:
-                listing = load_toolbox_listing(spec)
+                listing, locate = load_toolbox_located(spec)  # findings point at the functions' lines
             except TargetError as exc:
                 raise TargetUnreadable(str(exc)) from None
-            tools, unreadable = contracts_from_document(listing, spec, "mcp")
+            tools, unreadable = contracts_from_document(listing, spec, "mcp", locate)
             loaded.tools.extend(tools)
             loaded.unreadable.extend(unreadable)
             loaded.files += 1

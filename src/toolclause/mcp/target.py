@@ -11,6 +11,7 @@ import importlib
 import importlib.util
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -81,9 +82,8 @@ def _import_module(name: str, spec: str) -> Any:
 
 
 
-def load_toolbox_listing(spec: str) -> dict[str, Any]:
-    """The listing (tools, widgets) a client of the Toolbox `spec` names would get: the shape a live
-    server's snapshot has, read without starting a server."""
+def _server(spec: str) -> Any:
+    """The ToolboxServer `spec` names (a Toolbox is wrapped in one)."""
     from ..runtime import Toolbox
     from .serving import ToolboxServer, build_server
 
@@ -93,7 +93,27 @@ def load_toolbox_listing(spec: str) -> dict[str, Any]:
     if not isinstance(found, ToolboxServer):
         raise TargetError(f"{spec}: names a {type(found).__name__}, not a toolclause Toolbox "
                           f"(or a server made with box.mcp_server())")
-    return found.snapshot()
+    return found
 
 
-__all__ = ["FORM", "TargetError", "load_object", "load_toolbox_listing"]
+def load_toolbox_listing(spec: str) -> dict[str, Any]:
+    """The listing (tools, widgets) a client of the Toolbox `spec` names would get: the shape a live
+    server's snapshot has, read without starting a server."""
+    return _server(spec).snapshot()
+
+
+def load_toolbox_located(spec: str) -> tuple[dict[str, Any], Callable[[str], tuple[int, int] | None]]:
+    """`load_toolbox_listing`, with a `locate` that gives the line of the function (or parameter) each
+    pointer of the listing comes from, for the tools written in the target's own file."""
+    from .places import locator
+
+    server = _server(spec)
+    listing = server.snapshot()
+    where = spec.rpartition(":")[0]
+    source = where if where.endswith(".py") else getattr(sys.modules.get(where), "__file__", None)
+    functions = {name: bound.fn for name, bound in server.toolbox.registry.tools.items()
+                 if bound.contract.origin.file.startswith("<python:")}
+    return listing, locator(listing, functions, Path(source) if source else None)
+
+
+__all__ = ["FORM", "TargetError", "load_object", "load_toolbox_located", "load_toolbox_listing"]

@@ -61,7 +61,10 @@ items"), so no call is made at all.
 Not applied by `--fix`: making a property required and nullable changes what
 the function receives (null instead of a missing key), and dropping a keyword
 moves a check into the function.  `toolclause export --strict` performs these
-changes on the exported copy instead.
+changes on the exported copy instead.  So for a contract or an MCP tool (which
+OpenAI receives only as a converted copy), the optional properties are reported
+as info: the copy `export --strict` writes makes them required and nullable; a
+tool written in OpenAI's own shape is sent as it is, and stays an error.
 
 ## References
 - OpenAI, Structured Outputs, "Supported schemas":
@@ -128,6 +131,10 @@ def nullable_change(schema: dict[str, Any]) -> str:
     return "give it a type that includes \"null\""
 
 
+# formats whose tools reach a provider only through a converter (toolclause export, an MCP host's adapter)
+CONVERTED_FORMATS = frozenset({"mcp", ""})
+
+
 class OpenAIStrictIncompatible(Rule):
     code = "P001"
     name = "openai-strict-incompatible"
@@ -151,6 +158,10 @@ class OpenAIStrictIncompatible(Rule):
             yield from self._root(node, schema)
             optional = self._optional(node)
             if optional is not None:
+                if tool.origin.format in CONVERTED_FORMATS:
+                    # an MCP tool or a contract is not what OpenAI receives: the strict copy a converter makes
+                    # (`export --strict`, an MCP host) carries this change, so it is a note, not a CI failure
+                    optional = Finding(optional.pointer, optional.message, optional.fix, severity=Severity.INFO)
                 yield optional
         yield from self._keywords(node, schema)
         if "type" not in schema and not any(k in schema for k in _TYPE_NOT_NEEDED) and not (

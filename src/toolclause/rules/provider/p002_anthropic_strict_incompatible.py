@@ -129,12 +129,16 @@ class AnthropicStrictIncompatible(Rule):
         if STRICT not in ctx.targets:
             return
         label = property_label(node)
+        # a tool not written in Anthropic's own shape reaches Anthropic as export's copy, which carries the bound in
+        # its description: a note about that copy; a definition sent as it is must drop the keyword (an error)
+        copied = tool.origin.format != "anthropic"
         for keyword in ANTHROPIC_STRICT_UNSUPPORTED_KEYWORDS:
             if keyword in schema:
                 yield Finding(f"{node.pointer}/{keyword}",
                               f"strict tool use does not support '{keyword}' ({label}); {_EXPORT_STATES_IT}",
                               Fix("export with `toolclause export --target anthropic --strict` (it states the bound "
-                                  "in the description of the copy it sends)", safe=False))
+                                  "in the description of the copy it sends)", safe=False),
+                              severity=Severity.INFO if copied else None)
         yield from self._objects_and_arrays(node, schema, label)
         yield from self._strings(node, schema, label)
         yield from self._references(node, schema, label)

@@ -111,9 +111,9 @@ class GeminiIncompatible(Rule):
         if uses_gemini_parameters(tool):
             yield from self._openapi_subset(node, tool)
         else:
-            yield from self._json_subset(node)
+            yield from self._json_subset(node, tool.origin.format != "gemini")
 
-    def _json_subset(self, node: SchemaNode) -> Iterable[Finding]:
+    def _json_subset(self, node: SchemaNode, converted: bool) -> Iterable[Finding]:
         schema = node.schema
         if ancestor_via(node, _UNSUPPORTED_JSON):
             return
@@ -121,9 +121,13 @@ class GeminiIncompatible(Rule):
         for keyword in schema:
             if keyword in _UNSUPPORTED_JSON:
                 hint = _FALLBACK_HINT.get(keyword, _EXPORT_STATES_IT)
+                # a tool not written as a Gemini declaration reaches Gemini as export's copy, which states the
+                # keyword in the description: a note about the copy, not an error of the contract
+                noted = converted and hint is _EXPORT_STATES_IT
                 yield Finding(f"{node.pointer}/{keyword}",
                               f"'{keyword}' ({label}) is outside the JSON Schema subset Gemini documents for "
-                              f"parametersJsonSchema, so Gemini may reject it or not enforce it; {hint}")
+                              f"parametersJsonSchema, so Gemini may reject it or not enforce it; {hint}",
+                              severity=Severity.INFO if noted else None)
         if "$ref" in schema:
             siblings = [k for k in schema if not k.startswith("$")]
             if siblings:
