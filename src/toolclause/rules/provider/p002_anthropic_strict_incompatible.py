@@ -58,7 +58,10 @@ as it is must drop it.
 ## Fix safety
 Not applied by `--fix`: each change moves a check out of the schema, so the
 function has to make it instead (`toolclause export --strict` writes the
-bounds into the description of the exported copy).
+bounds into the description of the exported copy).  So an unsupported bound on
+a contract or an MCP tool, which Anthropic receives only as such a copy, is
+info; on a tool written in Anthropic's own shape (`input_schema`), sent as it
+is, it is an error.
 
 ## References
 - Anthropic, Strict tool use:

@@ -45,7 +45,10 @@ constraint written there may be rejected or silently not enforced.
 ## Fix safety
 Not applied by `--fix`: replacing a keyword (`exclusiveMaximum: 101` by
 `maximum: 100`, `const` by a one-value `enum`) is usually possible but needs
-the author's eye; a type array has to become `nullable: true` or `anyOf`.
+the author's eye; a type array has to become `nullable: true` or `anyOf`.  A
+keyword `toolclause export --target gemini` states in the description of the
+copy it sends (`pattern`, `minLength` …) is info on a contract or an MCP tool,
+and an error on a Gemini declaration, which is sent as it is.
 
 ## References
 - Google, Gemini API function calling (FunctionDeclaration, Schema):
