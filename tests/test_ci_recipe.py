@@ -69,3 +69,17 @@ def test_what_export_changes_is_a_note_on_a_contract_and_an_error_in_the_provide
                                                                                             severity):
     found = [d for d in toolclause.lint(tool, targets=[target], select=[code]) if d.code == code]
     assert found and {d.severity.label for d in found} == {severity}
+
+
+def test_a_path_that_does_not_exist_is_not_counted_as_a_file(tmp_path):
+    run = _cli("lint", "nothere.json", "--no-cache", cwd=tmp_path)
+    assert run.returncode == 2
+    assert "no such file or folder" in run.stdout and "0 files; 1 unreadable" in run.stdout
+
+
+def test_export_check_says_a_file_is_not_written_yet(tmp_path):
+    run = _cli("export", str(ROOT / "examples" / "contracts" / "tools" / "create_refund.json"), "--target", "mcp",
+               "--check", "-o", "out.json", cwd=tmp_path)
+    assert run.returncode == 1
+    assert "out.json: not written yet" in run.stdout and "drifted" in run.stderr
+    assert not (tmp_path / "out.json").exists()

@@ -86,7 +86,7 @@ def test_the_key_parameter_is_a_top_level_string_x002_knows(schema, found):
     (["proxy"], "give --server CMD or --url URL"),
     (["proxy", "--server", "x", "--url", "http://localhost:1/mcp"], "give --server CMD or --url URL"),
     (["proxy", "--server", "x", "--header", "A: b"], "--header goes with --url"),
-    (["proxy", "--server", "definitely-not-a-command-here"], "could not be reached"),
+    (["proxy", "--server", "definitely-not-a-command-here"], "no such command (is it installed and on PATH?)"),
 ])
 def test_a_proxy_that_cannot_start_says_why_in_one_line(argv, message):
     result = CliRunner().invoke(cli, argv)

@@ -45,6 +45,7 @@ class ExportRun:
     written: list[str] = field(default_factory=list)     # files written
     stdout: str | None = None                             # the document, when no -o was given
     drift: dict[str, list[Drift]] | None = None          # --check: file → changes (empty: up to date)
+    missing: list[str] = field(default_factory=list)     # --check: expected files not written yet
     warnings: list[str] = field(default_factory=list)     # flags that change nothing, and the like
 
 
@@ -226,7 +227,9 @@ def run_export(request: ExportRequest) -> ExportRun:
         return run
     files = expected_files(request, result)
     if request.check:
-        run.drift = file_drift({p: json.loads(t) for p, t in files.items()}, _committed(files, request))
+        committed = _committed(files, request)
+        run.drift = file_drift({p: json.loads(t) for p, t in files.items()}, committed)
+        run.missing = [p for p in files if committed.get(p) is None]
         return run
     for path, text in files.items():
         try:

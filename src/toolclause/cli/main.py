@@ -476,9 +476,14 @@ def export_command(paths: tuple[str, ...], target: str, strict: bool, output: st
         click.echo(run.stdout, nl=False)
     if run.drift is not None:
         if run.drift:
-            click.echo(render_drift(run.drift), nl=False)
-            click.echo(f"toolclause: export: {len(run.drift)} file(s) drifted from the contracts; "
-                       f"run the same command without --check to update them", err=True)
+            changed = {p: d for p, d in run.drift.items() if p not in run.missing}
+            if changed:
+                click.echo(render_drift(changed), nl=False)
+            for path in run.missing:
+                click.echo(f"{path}: not written yet (nothing committed to compare with)")
+            click.echo(f"toolclause: export: {len(changed)} file(s) drifted from the contracts and "
+                       f"{len(run.missing)} not written yet; run the same command without --check to write them",
+                       err=True)
             click.get_current_context().exit(1)
         click.echo(f"toolclause: export: {output} is up to date", err=True)
     for path in run.written:

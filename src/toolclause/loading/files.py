@@ -210,7 +210,6 @@ def load_paths(paths: Iterable[str | Path], input_format: str | None = None,
             if on_file is not None:
                 on_file(str(path))
             result.extend(load_file(path, input_format))
-        else:
-            result.files += 1
+        else:  # no file was read: the path is counted as unreadable, not as a file
             result.unreadable.append(Unreadable("no-such-path", "no such file or folder", file=str(raw)))
     return result

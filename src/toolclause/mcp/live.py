@@ -524,6 +524,19 @@ def _innermost(exc: BaseException) -> BaseException:
     return exc
 
 
+def start_failure(exc: BaseException, label: str, program: str | None) -> str | None:
+    """Why a server's command could not be started at all, in words (`lint --server` and `proxy` say it
+    the same way), or None for any other failure."""
+    exc = _innermost(exc)
+    if program is None:
+        return None
+    if isinstance(exc, FileNotFoundError):
+        return f"{label}: cannot start {program!r}: no such command (is it installed and on PATH?)"
+    if isinstance(exc, PermissionError):
+        return f"{label}: cannot start {program!r}: permission denied"
+    return None
+
+
 def _explain(exc: BaseException, label: str, phase: str, timeout: float | None, errlog: IO[str] | None,
              program: str | None) -> str:
     if isinstance(exc, LiveServerError):
@@ -533,10 +546,9 @@ def _explain(exc: BaseException, label: str, phase: str, timeout: float | None, 
         asked = "started" if phase == "start" else f"answered {phase}"
         waited = f" after {timeout:g} s" if timeout is not None else " in time"
         return f"{label} had not {asked}{waited} (raise --timeout if it is just slow){stderr}"
-    if isinstance(exc, FileNotFoundError) and phase == "start" and program is not None:
-        return f"{label}: cannot start {program!r}: no such command (is it installed and on PATH?)"
-    if isinstance(exc, PermissionError) and phase == "start" and program is not None:
-        return f"{label}: cannot start {program!r}: permission denied"
+    cannot_start = start_failure(exc, label, program) if phase == "start" else None
+    if cannot_start is not None:
+        return cannot_start
     if isinstance(exc, MCPError):
         if "connection closed" in str(exc).lower():
             if program is not None:

@@ -53,6 +53,7 @@ from ..runtime import Toolbox, ToolError
 from ..runtime.envelope import envelope_in
 from ..runtime.errors import CODES, CodeSpec, ToolRegistrationError
 from ..runtime.registration import BoundTool
+from .live import start_failure
 from .proxy_link import (
     CURRENT_ATTEMPT,
     LOST,
@@ -145,7 +146,9 @@ class Upstream:
                     await link.wait_lost()
             except Exception as exc:  # noqa: BLE001 - a failed start, or a transport that broke: decided below
                 if first:
-                    raise UpstreamError(f"{self.label} could not be reached: {_innermost(exc)}") from None
+                    program = self.argv[0] if self.argv else None
+                    raise UpstreamError(start_failure(exc, self.label, program) or
+                                        f"{self.label} could not be reached: {_innermost(exc)}") from None
                 link.lose(f"it could not be started again ({_innermost(exc)})")
                 logger.debug("%s: connection failed", self.label, exc_info=True)
             finally:
