@@ -11,10 +11,16 @@ compile), toolbox.  Store URLs and store errors live in the `stores` package.
 
 from __future__ import annotations
 
+import logging
+
 from ..stores import PersistenceError, StoreURL
 from .envelope import Result
 from .errors import CODES, CallError, ToolboxConfigError, ToolclauseRuntimeError, ToolError, ToolRegistrationError
 from .toolbox import Toolbox
+
+# A library says nothing unless its user configures logging: without a handler of its own, a failed call in a
+# plain script would print through logging's last-resort handler on stderr
+logging.getLogger("toolclause").addHandler(logging.NullHandler())
 
 __all__ = ["CODES", "CallError", "PersistenceError", "Result", "StoreURL", "ToolError", "ToolRegistrationError",
            "Toolbox", "ToolboxConfigError", "ToolclauseRuntimeError"]

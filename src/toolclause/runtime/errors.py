@@ -96,6 +96,32 @@ class ToolRegistrationError(ToolclauseRuntimeError, ValueError):
         super().__init__("\n".join(lines))
 
 
+# what an undeclared business code's own words say the model should do next (checked in this order): a code
+# that names a missing or wrong argument asks for other arguments, a passing condition for a later retry, an
+# expired credential for a new connection; anything else is the user's or the operator's to resolve
+_ACTION_BY_WORDS = (
+    (("NOT_FOUND", "NO_SUCH", "UNKNOWN", "DOES_NOT_EXIST", "INVALID", "MALFORMED", "MISSING", "REQUIRED",
+      "TOO_LONG", "TOO_SHORT", "TOO_MANY", "OUT_OF_RANGE", "UNSUPPORTED", "BAD_", "WRONG"), "fix_arguments"),
+    (("RATE_LIMIT", "THROTTLED", "BUSY", "UNAVAILABLE", "TIMEOUT", "TIMED_OUT", "TEMPORAR", "TRY_AGAIN",
+      "OVERLOADED"), "retry_later"),
+    (("UNAUTHENTICATED", "UNAUTHORIZED", "AUTH_REQUIRED", "SESSION_EXPIRED", "TOKEN_EXPIRED", "LOGIN_REQUIRED"),
+     "reconnect"),
+)
+
+
+def default_user_action(code: str) -> str:
+    """The userAction of a business code no contract declares, read from its words.
+
+    >>> [default_user_action(c) for c in ("ORDER_NOT_FOUND", "RATE_LIMITED", "CARD_DECLINED")]
+    ['fix_arguments', 'retry_later', 'contact_support']
+    """
+    upper = code.upper()
+    for words, action in _ACTION_BY_WORDS:
+        if any(word in upper for word in words):
+            return action
+    return "contact_support"
+
+
 class ToolboxConfigError(ToolclauseRuntimeError, ValueError):
     """A Toolbox option that cannot be used."""
 
@@ -105,8 +131,10 @@ class ToolError(Exception):
 
     Left as None, `retryable` and `user_action` are filled in by the gate:
     from the tool's declared `errors` for a business code, from `CODES` for a
-    standard one, else `retryable=False` and `user_action="contact_support"`
-    (an undeclared code is also logged as a contract gap).
+    standard one, else `retryable=False` and a `user_action` read from the code's
+    words (`default_user_action`: `ORDER_NOT_FOUND` → fix_arguments, `RATE_LIMITED`
+    → retry_later, anything else contact_support); an undeclared code is also
+    logged as a contract gap.
 
         >>> e = ToolError("ORDER_NOT_FOUND", "No order with that id.", user_action="check_order_id")
         >>> e.code, e.retryable, e.user_action

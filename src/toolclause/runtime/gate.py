@@ -35,7 +35,7 @@ from .budget import CorrectionBudget
 from .claim import CallContext, ClaimStage, PassThrough
 from .confirmation import Confirmations
 from .envelope import Result
-from .errors import CODES, CallError, ToolError, infrastructure_code, standard_error
+from .errors import CODES, CallError, ToolError, default_user_action, infrastructure_code, standard_error
 from .executor import DeadlineExceeded, Executor, LocalExecutor, ToolRaised
 from .numbers import INTEGER, apply_integers
 from .policy import DEFAULT_POLICY, CallPolicy, host_key
@@ -531,7 +531,7 @@ class Gate:
                            tool.name, exc.code, extra={"tool": tool.name, "code": exc.code})
         spec = declared or standard
         retryable = exc.retryable if exc.retryable is not None else (spec.retryable if spec else False)
-        action = exc.user_action or (spec.user_action if spec else "contact_support")
+        action = exc.user_action or (spec.user_action if spec else default_user_action(exc.code))
         return CallError(exc.code, str(exc.message), bool(retryable), action, tuple(exc.details))
 
     def _crashed(self, name: Any, exc: Exception, started: float, run: Any, call_id: str | None) -> Result:
