@@ -3,6 +3,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 DEV_STAMP := $(VENV)/.installed-dev
+DEMO_STAMP := $(VENV)/.installed-demo
 
 .PHONY: install demo test lint bench clean
 
@@ -14,8 +15,15 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
+# the demo needs toolclause alone (its MCP server, SQLite and the SDK's client come with it), not the test extras
+$(DEMO_STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e .
+	touch $(DEMO_STAMP)
+
 # the food app: lint, export, two replicas serving it, a scripted MCP session and a retry storm
-demo: $(STAMP)
+demo: $(DEMO_STAMP)
 	$(BIN)/python examples/food/demo.py
 
 test: $(STAMP)
