@@ -1,0 +1,218 @@
+"""The gate inside a FastMCP server (toolclause.mcp.fastmcp), driven by FastMCP's own client: in memory
+and over stdio, with a real store.  Each test asserts what the model reads and what ran."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastmcp")
+
+from fastmcp import Client  # noqa: E402
+from fastmcp.client.transports import StdioTransport  # noqa: E402
+
+from fastmcp_app import build  # noqa: E402
+from sep_requests import call_with_key, call_with_text, envelope, text_of  # noqa: E402
+from toolclause.mcp.fastmcp import GateMiddleware  # noqa: E402
+from toolclause.mcp.serving import REPLAYED  # noqa: E402
+
+pytestmark = pytest.mark.anyio  # anyio's pytest plugin runs the async tests
+
+APP = Path(__file__).with_name("fastmcp_app.py")
+ADDRESS = {"street": "Teheran-ro 427", "city": "Seoul"}
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"  # FastMCP's in-memory transport and the tests' gather() run on asyncio
+
+
+async def call(client: Client, name: str, arguments: dict[str, Any], **options: Any) -> Any:
+    return await client.call_tool(name, arguments, raise_on_error=False, **options)
+
+
+# --------------------------------------------------------------------------- arguments
+
+
+async def test_a_misspelt_argument_gets_did_you_mean_and_the_tool_does_not_run() -> None:
+    mcp, runs = build()
+    async with Client(mcp) as client:
+        result = await call(client, "ship", {"order_id": "o-1", "adress": ADDRESS})
+    error = envelope(result)["error"]
+    assert error["code"] == "VALIDATION_ERROR"
+    assert "'adress' given, 'address' expected" in error["message"]
+    assert runs["ship"] == 0
+    shown = text_of(result)
+    assert "Teheran" not in shown and "Seoul" not in shown  # no value echoed
+    assert result.structured_content is None
+
+
+async def test_without_the_gate_fastmcp_echoes_the_value_in_pydantic_text() -> None:
+    """The 'before' of docs/integrations.md: what the gate replaces."""
+    mcp, _ = build(gated=False)
+    async with Client(mcp) as client:
+        result = await call(client, "ship", {"order_id": "o-1", "adress": ADDRESS})
+    assert result.is_error
+    assert "Seoul" in text_of(result) and "did you mean" not in text_of(result)
+
+
+async def test_an_extra_key_inside_a_model_is_refused_not_dropped() -> None:
+    mcp, runs = build()
+    async with Client(mcp) as client:
+        result = await call(client, "ship", {"order_id": "o-1", "address": {**ADDRESS, "zip": "SECRET-06236"}})
+    error = envelope(result)["error"]
+    assert error["code"] == "VALIDATION_ERROR"
+    assert error["details"][0]["path"].startswith("/address/")
+    assert error["details"][0]["allowed"] == ["city", "street"]
+    assert "SECRET-06236" not in text_of(result)
+    assert runs["ship"] == 0
+
+
+async def test_a_wrongly_typed_or_missing_argument_gets_the_envelope_never_pydantic_text() -> None:
+    mcp, runs = build()
+    async with Client(mcp) as client:
+        wrong = await call(client, "ship", {"order_id": 8675309, "address": ADDRESS})
+        missing = await call(client, "ship", {"address": ADDRESS})
+    assert envelope(wrong)["error"]["details"] == [{"path": "/order_id", "problem": "type", "expected": "string"}]
+    assert envelope(missing)["error"]["details"][0] == {"path": "/order_id", "problem": "required",
+                                                         "expected": "string"}
+    for result in (wrong, missing):
+        shown = text_of(result)
+        assert "8675309" not in shown and "input_value" not in shown and "pydantic" not in shown
+    assert runs["ship"] == 0
+
+
+async def test_double_encoded_arguments_are_repaired_and_bad_text_is_refused() -> None:
+    mcp, runs = build()
+    async with Client(mcp) as client:
+        repaired = await call_with_text(client.session, "ship", '{"order_id": "o-1", "address": '
+                                                                '{"street": "s", "city": "Busan"}}')
+        refused = await call_with_text(client.session, "ship", '{"order_id": "o-1", ')
+    assert not repaired.is_error and repaired.structured_content == {"shipped": "o-1", "city": "Busan", "days": 3}
+    assert envelope(refused)["error"]["code"] == "INVALID_ARGUMENTS_JSON"
+    assert runs["ship"] == 1
+
+
+async def test_a_stringified_nested_object_is_refused_naming_the_parameter() -> None:
+    mcp, runs = build()
+    async with Client(mcp) as client:
+        result = await call(client, "ship", {"order_id": "o-1", "address": '{"street": "s", "city": "Daegu"}'})
+    assert envelope(result)["error"]["details"] == [{"path": "/address", "problem": "type", "expected": "object"}]
+    assert "Daegu" not in text_of(result) and runs["ship"] == 0
+
+
+# --------------------------------------------------------------------------- idempotency
+
+
+async def test_twenty_concurrent_calls_with_one_key_run_once_then_replay_and_refuse_a_conflict() -> None:
+    mcp, runs = build()
+    async with Client(mcp) as client:
+        first = await asyncio.gather(*(call_with_key(client.session, "place_order", {"item": "pizza", "quantity": 1},
+                                                     "order-7") for _ in range(20)))
+        # the same call written otherwise (key order, 1.0 for 1) is the same call: replayed
+        again = await call_with_key(client.session, "place_order", {"quantity": 1.0, "item": "pizza"}, "order-7")
+        other = await call_with_key(client.session, "place_order", {"item": "pizza", "quantity": 2}, "order-7")
+    assert runs["place_order"] == 1
+    done = [r for r in first if not r.is_error]
+    assert len(done) == 1 and done[0].structured_content == {"item": "pizza", "quantity": 1}
+    for refused in (r for r in first if r.is_error):
+        error = envelope(refused)["error"]
+        assert error["code"] == "IDEMPOTENCY_IN_PROGRESS" and error["retryable"] is True
+        assert error["details"][0]["type"] == "idempotency_key_in_progress"
+    assert not again.is_error and (again.meta or {}).get(REPLAYED) is True
+    assert again.structured_content == {"item": "pizza", "quantity": 1}
+    conflict = envelope(other)["error"]
+    assert conflict["code"] == "IDEMPOTENCY_KEY_REUSED" and conflict["details"][0]["type"] == "idempotency_key_conflict"
+
+
+async def test_the_meta_key_is_honoured_and_a_keyed_tool_without_a_key_is_refused() -> None:
+    mcp, runs = build()
+    async with Client(mcp) as client:
+        without = await call(client, "place_order", {"item": "tea", "quantity": 1})
+        once = await call(client, "place_order", {"item": "tea", "quantity": 1}, meta={"idempotencyKey": "m-1"})
+        twice = await call(client, "place_order", {"item": "tea", "quantity": 1}, meta={"idempotencyKey": "m-1"})
+    assert envelope(without)["error"]["code"] == "IDEMPOTENCY_KEY_REQUIRED"
+    assert "params.idempotencyKey" in envelope(without)["error"]["message"]
+    assert not once.is_error and (twice.meta or {}).get(REPLAYED) is True
+    assert runs["place_order"] == 1
+
+
+async def test_a_key_argument_keys_a_tool_that_is_not_listed() -> None:
+    mcp, runs = build()
+    async with Client(mcp) as client:
+        first = await call(client, "send_receipt", {"order_id": "o-1", "request_id": "r-1"})
+        retry = await call(client, "send_receipt", {"order_id": "o-1", "request_id": "r-1"})
+        reused = await call(client, "send_receipt", {"order_id": "o-2", "request_id": "r-1"})
+    assert not first.is_error and (retry.meta or {}).get(REPLAYED) is True
+    assert envelope(reused)["error"]["code"] == "IDEMPOTENCY_KEY_REUSED"
+    assert runs["send_receipt"] == 1
+
+
+# --------------------------------------------------------------------------- answers
+
+
+async def test_output_is_checked_against_the_output_schema() -> None:
+    mcp, runs = build()
+    async with Client(mcp) as client:
+        result = await call(client, "broken_total", {})
+    error = envelope(result)["error"]
+    assert error["code"] == "OUTPUT_CONTRACT_VIOLATION"
+    assert error["details"] == [{"path": "/total", "problem": "type", "expected": "number"}]
+    assert result.structured_content is None and runs["broken_total"] == 1
+
+
+async def test_a_tools_own_error_reaches_the_model_and_a_crash_shows_no_internals() -> None:
+    mcp, _ = build()
+    async with Client(mcp) as client:
+        own = await call(client, "find_order", {"order_id": "o-404"})
+        crashed = await call(client, "crash", {})
+    assert envelope(own)["error"]["code"] == "TOOL_ERROR"
+    assert "list the orders first" in envelope(own)["error"]["message"]
+    assert envelope(crashed)["error"]["code"] == "INTERNAL_ERROR"
+    assert "db.internal" not in text_of(crashed) and "admin" not in text_of(crashed)
+
+
+async def test_a_tool_added_or_changed_later_is_gated_by_its_new_listing() -> None:
+    mcp, runs = build()
+    async with Client(mcp) as client:
+        assert not (await call(client, "ship", {"order_id": "o-1", "address": ADDRESS})).is_error
+
+        @mcp.tool
+        def refund(order_id: str, amount: float) -> dict[str, Any]:
+            """Refund an order."""
+            runs["refund"] += 1
+            return {"refunded": order_id}
+
+        result = await call(client, "refund", {"order_id": "o-1", "amout": 3})
+    assert "'amout' given, 'amount' expected" in envelope(result)["error"]["message"]
+    assert runs["refund"] == 0
+
+
+def test_middleware_options_are_checked_when_it_is_made() -> None:
+    with pytest.raises(ValueError, match="idempotency"):
+        GateMiddleware(idempotency={"place_order": "sometimes"})
+
+
+# --------------------------------------------------------------------------- a real process, over stdio
+
+
+@pytest.mark.timeout(120)
+async def test_over_stdio_with_a_sqlite_store(tmp_path: Path) -> None:
+    transport = StdioTransport(sys.executable, [str(APP)], cwd=str(Path(__file__).resolve().parents[1]),
+                               env={"TOOLCLAUSE_STORE": f"sqlite:///{tmp_path / 'state.db'}",
+                                    "PYTHONPATH": str(Path(__file__).resolve().parents[1])})
+    async with Client(transport) as client:
+        misspelt = await call(client, "ship", {"order_id": "o-1", "adress": ADDRESS})
+        keyed = await asyncio.gather(*(call_with_key(client.session, "place_order", {"item": "rice", "quantity": 2},
+                                                     "stdio-1") for _ in range(20)))
+        conflict = await call_with_key(client.session, "place_order", {"item": "rice", "quantity": 3}, "stdio-1")
+        counts = (await call(client, "run_counts", {})).structured_content
+    assert "'adress' given, 'address' expected" in envelope(misspelt)["error"]["message"]
+    assert "Seoul" not in text_of(misspelt)
+    assert sum(not r.is_error for r in keyed) == 1
+    assert envelope(conflict)["error"]["details"][0]["type"] == "idempotency_key_conflict"
+    assert counts == {"place_order": 1}
