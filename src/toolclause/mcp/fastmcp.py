@@ -75,7 +75,7 @@ class GateMiddleware(Middleware):
         tool = await server.get_tool(params.name) if server is not None else None
         if tool is None:  # an unknown tool (or no server to ask): FastMCP answers it as it would
             return await call_next(context)
-        gated = self.gate.tool(_listing(tool), tool, closed=isinstance(tool, FunctionTool))
+        gated = self.gate.tool(params.name, lambda: _listing(tool), tool, closed=isinstance(tool, FunctionTool))
         if gated is None:
             return await call_next(context)
         raw = _raw_call(params)

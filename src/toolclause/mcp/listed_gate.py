@@ -139,17 +139,21 @@ class ListedGate:
         """The gate last built for the tool `name`, if any."""
         return self._tools.get(name)
 
-    def tool(self, listed: Mapping[str, Any], source: Any = None, *, closed: bool = False) -> GatedTool | None:
-        """The gate for a tool as listed (MCP wire shape); built again only when `source` or the listing changed.
+    def tool(self, name: str, listed: Mapping[str, Any] | Callable[[], Mapping[str, Any]], source: Any = None, *,
+             closed: bool = False) -> GatedTool | None:
+        """The gate for the tool `name` as listed (MCP wire shape, or a function that lists it, called only when
+        the gate must be built); built again only when `source` (the server's tool object) or the listing changed.
 
         None for a listing toolclause cannot read as a tool (the call then goes on ungated, as it would
         without the gate: the server's own validation answers it).
         """
-        name = listed.get("name")
-        known = self._tools.get(name) if isinstance(name, str) else None
-        if known is not None and (known.source is source if source is not None else known.listed == listed):
+        known = self._tools.get(name)
+        if known is not None and source is not None and known.source is source:
             return known
-        built = self._build(listed, source, closed)
+        wire = listed() if callable(listed) else listed
+        if known is not None and known.listed == wire:
+            return known
+        built = self._build(wire, source, closed)
         if built is not None:
             self._tools[built.name] = built
         return built
