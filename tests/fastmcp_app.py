@@ -12,14 +12,9 @@ from typing import Any
 
 from fastmcp import FastMCP
 from fastmcp.exceptions import ToolError
-from pydantic import BaseModel
 
+from shop_models import Address
 from toolclause.mcp.fastmcp import gate
-
-
-class Address(BaseModel):
-    street: str
-    city: str
 
 
 def build(store: str = "memory://", *, gated: bool = True) -> tuple[FastMCP, Counter[str]]:
