@@ -17,7 +17,7 @@ from shop_models import Address
 from toolclause.mcp.fastmcp import gate
 
 
-def build(store: str = "memory://", *, gated: bool = True) -> tuple[FastMCP, Counter[str]]:
+def build(store: str | None = "memory://", *, gated: bool = True) -> tuple[FastMCP, Counter[str]]:
     """The server and the count of runs of each tool (what a test asserts ran, or did not)."""
     mcp = FastMCP("shop")
     runs: Counter[str] = Counter()
@@ -40,6 +40,12 @@ def build(store: str = "memory://", *, gated: bool = True) -> tuple[FastMCP, Cou
         """Send a receipt; its request_id argument is its key, found without being listed."""
         runs["send_receipt"] += 1
         return {"sent": order_id}
+
+    @mcp.tool
+    def add_note(text: str, request_id: str):  # no return annotation: FastMCP lists no outputSchema
+        """Add a note; answers in words (no outputSchema), keyed by its request_id."""
+        runs["add_note"] += 1
+        return f"noted ({runs['add_note']})"
 
     @mcp.tool(output_schema={"type": "object", "properties": {"total": {"type": "number"}}, "required": ["total"]})
     def broken_total() -> dict[str, Any]:

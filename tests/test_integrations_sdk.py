@@ -75,7 +75,9 @@ def test_mcpserver_keyed_calls_run_once_per_sep_key_and_double_encoded_arguments
                     "text": await call_with_text(client.session, "search", '{"query": "tea", "limit": 1}')}
 
     seen = anyio.run(scenario)
-    assert sum(not r.is_error for r in seen["concurrent"]) == 1 and runs["place_order"] == 1
+    # one ran; on a loaded machine a duplicate may arrive after it finished and get its outcome replayed
+    assert [(r.meta or {}).get(REPLAYED) for r in seen["concurrent"] if not r.is_error].count(None) == 1
+    assert runs["place_order"] == 1
     assert {envelope(r)["error"]["details"][0]["type"] for r in seen["concurrent"] if r.is_error} == \
         {"idempotency_key_in_progress"}
     assert (seen["replayed"].meta or {}).get(REPLAYED) is True

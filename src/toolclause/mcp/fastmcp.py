@@ -36,6 +36,7 @@ from fastmcp.exceptions import ValidationError as FastMCPValidationError
 from fastmcp.server.middleware import CallNext, Middleware, MiddlewareContext
 from fastmcp.tools.base import ToolResult
 from fastmcp.tools.function_tool import FunctionTool
+from pydantic import TypeAdapter
 
 from ..runtime import ToolError
 from ..runtime.envelope import Result
@@ -45,6 +46,7 @@ from .raw_call import RawCall, lift
 from .serving import REPLAYED
 from .text_arguments import accept_text_arguments, sent_text
 
+_CONTENT: TypeAdapter[Any] = TypeAdapter(mt.ContentBlock)  # a stored content block → the SDK's model
 WRAP_MARK = "x-fastmcp-wrap-result"  # FastMCP lists a non-object result wrapped as {"result": …}
 
 Principal = str | Callable[[Any], str | None] | None
@@ -153,14 +155,12 @@ def _read(gated: GatedTool, answer: ToolResult) -> Any:
 
 def _shaped(result: Result, gated: GatedTool) -> ToolResult:
     """The gate's own answer as FastMCP's result: an error envelope, or a stored outcome replayed."""
-    if not result.ok:
-        return ToolResult(content=[mt.TextContent(type="text", text=json.dumps(result.to_dict(), ensure_ascii=False))],
-                          is_error=True)
+    if not result.ok:  # the text `serve` sends: the envelope, no structuredContent (it would break outputSchema)
+        return ToolResult(content=[mt.TextContent.model_validate(result.to_mcp()["content"][0])], is_error=True)
     meta = {REPLAYED: True} if result.replayed else None
     data = result.data
     if not gated.has_output_schema and isinstance(data, dict) and isinstance(data.get("content"), list):
-        return ToolResult(content=[mt.TextContent.model_validate(b) if b.get("type") == "text" else b
-                                   for b in data["content"]], meta=meta)
+        return ToolResult(content=[_CONTENT.validate_python(block) for block in data["content"]], meta=meta)
     return ToolResult(content=[mt.TextContent(type="text", text=json.dumps(data, ensure_ascii=False))],
                       structured_content=data if isinstance(data, dict) else None, meta=meta)
 

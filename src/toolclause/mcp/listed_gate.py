@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import contextvars
 import os
+import threading
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -34,6 +35,7 @@ from ..runtime.envelope import Result
 from ..runtime.errors import CodeSpec, ToolboxConfigError, standard_error
 from ..runtime.idempotency import IdempotencyStage
 from ..stores.base import Store
+from ..stores.errors import StoreConfigError
 from ..stores.opening import open_store
 from ..stores.url import DEFAULT_STORE
 from .proxy import key_parameter
@@ -117,15 +119,23 @@ class ListedGate:
         self.correction_budget = correction_budget
         self._store: Store | None = store if isinstance(store, Store) else None
         self._url = None if isinstance(store, Store) else (store or os.environ.get(STORE_ENV) or DEFAULT_STORE)
+        # the first keyed calls claim from worker threads at once: one store, opened once, for all of them
+        self._opening = threading.Lock()
+        if isinstance(store, str):
+            self._open_store()  # a URL given here is opened now, as a Toolbox does: a bad one fails here
         self._stage = IdempotencyStage(self._open_store)
         self._executor = _HandOn()
         self._tools: dict[str, GatedTool] = {}
 
     def _open_store(self) -> Store:
-        if self._store is None:
-            assert self._url is not None
-            self._store = open_store(self._url)
-        return self._store
+        with self._opening:
+            if self._store is None:
+                assert self._url is not None
+                try:
+                    self._store = open_store(self._url)
+                except StoreConfigError as exc:
+                    raise ToolboxConfigError(str(exc)) from None
+            return self._store
 
     def close(self) -> None:
         """Close the store this gate opened (a Store given to it is the caller's to close)."""
