@@ -4,6 +4,7 @@ and over stdio, with a real store.  Each test asserts what the model reads and w
 from __future__ import annotations
 
 import asyncio
+import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -234,3 +235,13 @@ async def test_over_stdio_with_a_sqlite_store(tmp_path: Path) -> None:
     assert [(r.meta or {}).get(REPLAYED) for r in keyed if not r.is_error].count(None) == 1
     assert envelope(conflict)["error"]["details"][0]["type"] == "idempotency_key_conflict"
     assert counts == {"place_order": 1}
+
+
+async def test_the_after_docs_integrations_shows_is_what_the_model_reads() -> None:
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "integrations.md").read_text(encoding="utf-8")
+    shown = next(json.loads(line) for line in doc.splitlines() if line.startswith('{"ok":false') and "ship:" in line)
+    mcp, _ = build()
+    async with Client(mcp) as client:
+        result = await call(client, "ship", {"order_id": "o-1", "adress": {"street": "Teheran-ro 427",
+                                                                           "city": "Seoul"}})
+    assert envelope(result)["error"] == shown["error"]

@@ -3,6 +3,7 @@ low-level Server, driven by the SDK's own client in memory and over stdio."""
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -140,3 +141,15 @@ def test_mcpserver_over_stdio_with_a_sqlite_store(tmp_path: Path) -> None:
     assert ADDRESS_CITY not in text_of(seen["misspelt"])
     assert not seen["first"].is_error and (seen["again"].meta or {}).get(REPLAYED) is True
     assert seen["counts"].structured_content == {"place_order": 1}
+
+
+def test_the_after_docs_integrations_shows_is_what_the_model_reads() -> None:
+    doc = (ROOT / "docs" / "integrations.md").read_text(encoding="utf-8")
+    shown = next(json.loads(line) for line in doc.splitlines() if line.startswith('{"ok":false') and "search:" in line)
+    server, _ = build_mcpserver()
+
+    async def scenario() -> Any:
+        async with Client(server, mode="legacy") as client:
+            return await client.call_tool("search", {"query": "tea", "limt": 2})
+
+    assert envelope(anyio.run(scenario))["error"] == shown["error"]

@@ -31,8 +31,9 @@ def tools_of(paths: list[str]) -> list[Any]:
 
 
 def assert_same_as_export(tools: list[Any], target: str, strict: bool) -> None:
+    exporter, settings = ("gemini", {"schema": "openapi"}) if target == "gemini-openapi" else (target, None)
     for tool in tools:
-        exported = export([tool], target, strict)
+        exported = export([tool], exporter, strict, settings=settings)
         found = to_provider(tool.input_schema, target, strict=strict)
         assert found.schema == arguments_of(exported.payload), tool.name
         assert [loss.to_dict() | {"tool": ""} for loss in found.losses] == \
@@ -96,6 +97,9 @@ def test_the_cli_converts_one_schema_file(tmp_path: Path) -> None:
     assert printed["schema"] == to_provider(json.loads(path.read_text()), "gemini").schema
     assert printed["losses"] == [{"pointer": "/properties/city/minLength", "keyword": "minLength",
                                   "lost": to_provider(json.loads(path.read_text()), "gemini").losses[0].lost}]
+    openapi = CliRunner().invoke(cli, ["export", "--schema", str(path), "--target", "gemini", "--gemini-schema",
+                                       "openapi"])
+    assert json.loads(openapi.output)["schema"] == to_provider(json.loads(path.read_text()), "gemini-openapi").schema
 
 
 @pytest.mark.parametrize(("content", "extra", "said"), [

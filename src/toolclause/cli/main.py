@@ -453,7 +453,8 @@ def export_command(paths: tuple[str, ...], target: str, strict: bool, output: st
                    output_format: str) -> None:
     """Export the tools in PATHS (or, for structured-output, JSON Schemas) to one protocol's shape."""
     if schema_file is not None:
-        _export_schema(schema_file, paths, target, strict, kind, output)
+        shown = "gemini-openapi" if target == "gemini" and gemini_schema == "openapi" else target
+        _export_schema(schema_file, paths, shown, strict, kind, output)
         return
     if not paths:
         raise click.UsageError("give at least one PATH (a file or a folder)")

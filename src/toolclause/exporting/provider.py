@@ -18,7 +18,9 @@ from typing import Any
 
 from .base import Loss
 
-TOOL_TARGETS = ("openai-chat", "openai-responses", "anthropic", "gemini", "mcp")
+TOOL_TARGETS = ("openai-chat", "openai-responses", "anthropic", "gemini", "gemini-openapi", "mcp")
+# gemini-openapi: Gemini's `parameters`, the OpenAPI subset (`export --target gemini --gemini-schema openapi`)
+_EXPORTS = {"gemini-openapi": ("gemini", {"schema": "openapi"})}
 # kind="output": the structured-output export's two shapes, by the names a caller may know them by
 OUTPUT_TARGETS = {"openai": "openai", "openai-chat": "openai", "openai-responses": "openai", "anthropic": "anthropic"}
 _CARRIER = "schema"  # the name of the one tool (or output) that carries the schema through export
@@ -40,7 +42,7 @@ class ProviderSchema:
 
 def to_provider(schema: Mapping[str, Any], target: str, *, strict: bool = False, kind: str = "tool") -> ProviderSchema:
     """`schema` as `target` accepts it: a tool's arguments (kind="tool": openai-chat, openai-responses,
-    anthropic, gemini, mcp) or a structured output (kind="output": openai, anthropic)."""
+    anthropic, gemini, gemini-openapi, mcp) or a structured output (kind="output": openai, anthropic)."""
     from . import export
 
     if not isinstance(schema, Mapping):
@@ -48,7 +50,9 @@ def to_provider(schema: Mapping[str, Any], target: str, *, strict: bool = False,
     if kind == "tool":
         if target not in TOOL_TARGETS:
             raise ValueError(f"unknown target {target!r} for a tool's schema; choose from {', '.join(TOOL_TARGETS)}")
-        result = export({"name": _CARRIER, "description": "", "inputSchema": dict(schema)}, target, strict)
+        exporter, settings = _EXPORTS.get(target, (target, None))
+        result = export({"name": _CARRIER, "description": "", "inputSchema": dict(schema)}, exporter, strict,
+                        settings=settings)
         return ProviderSchema(arguments_of(result.payload), relative_losses(result.losses), target, strict)
     if kind == "output":
         shape = OUTPUT_TARGETS.get(target)
