@@ -209,6 +209,32 @@ async def test_a_tool_added_or_changed_later_is_gated_by_its_new_listing() -> No
     assert runs["refund"] == 0
 
 
+async def test_a_tool_replaced_under_its_name_is_gated_by_its_new_listing_once_the_client_lists_again() -> None:
+    mcp, runs = build()
+
+    def refund(order_id: str, amount: float) -> dict[str, Any]:
+        """Refund an amount."""
+        runs["refund"] += 1
+        return {"refunded": order_id}
+
+    def refund_in_cents(order_id: str, cents: int) -> dict[str, Any]:
+        """Refund a number of cents."""
+        runs["refund_in_cents"] += 1
+        return {"refunded": order_id}
+
+    mcp.tool(refund)
+    async with Client(mcp) as client:
+        assert not (await call(client, "refund", {"order_id": "o-1", "amount": 2.5})).is_error
+        mcp.local_provider.remove_tool("refund")
+        mcp.tool(refund_in_cents, name="refund")
+        await client.list_tools()  # what a client does when told the tool list changed
+        new = await call(client, "refund", {"order_id": "o-1", "cents": 250})
+        old = await call(client, "refund", {"order_id": "o-1", "amount": 2.5})
+    assert not new.is_error
+    assert "'cents' is missing" in envelope(old)["error"]["message"]
+    assert runs == {"refund": 1, "refund_in_cents": 1}
+
+
 def test_middleware_options_are_checked_when_it_is_made() -> None:
     with pytest.raises(ValueError, match="idempotency"):
         GateMiddleware(idempotency={"place_order": "sometimes"})
