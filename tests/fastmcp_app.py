@@ -1,12 +1,14 @@
 """A FastMCP server behind the gate, as a user writes one: the tests drive it in memory and over stdio.
 
     python tests/fastmcp_app.py            # serves over stdio (store: TOOLCLAUSE_STORE, else memory://)
+    python tests/fastmcp_app.py --http PORT   # over Streamable HTTP at http://127.0.0.1:PORT/mcp
 """
 
 from __future__ import annotations
 
 import asyncio
 import os
+import sys
 from collections import Counter
 from typing import Any
 
@@ -75,4 +77,7 @@ def build(store: str | None = "memory://", *, gated: bool = True) -> tuple[FastM
 
 if __name__ == "__main__":
     server, _ = build(os.environ.get("TOOLCLAUSE_STORE") or "memory://")
-    server.run(show_banner=False)
+    if len(sys.argv) == 3 and sys.argv[1] == "--http":  # Streamable HTTP on 127.0.0.1:PORT/mcp
+        server.run("http", host="127.0.0.1", port=int(sys.argv[2]), show_banner=False)
+    else:
+        server.run(show_banner=False)

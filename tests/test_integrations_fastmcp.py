@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -18,6 +20,7 @@ from fastmcp.client.transports import StdioTransport  # noqa: E402
 
 from fastmcp_app import build  # noqa: E402
 from sep_requests import call_with_key, call_with_text, envelope, text_of  # noqa: E402
+from store_servers import free_port  # noqa: E402
 from toolclause.mcp.fastmcp import GateMiddleware  # noqa: E402
 from toolclause.mcp.serving import REPLAYED  # noqa: E402
 from toolclause.runtime.errors import ToolboxConfigError  # noqa: E402
@@ -271,3 +274,45 @@ async def test_the_after_docs_integrations_shows_is_what_the_model_reads() -> No
         result = await call(client, "ship", {"order_id": "o-1", "adress": {"street": "Teheran-ro 427",
                                                                            "city": "Seoul"}})
     assert envelope(result)["error"] == shown["error"]
+
+
+@pytest.mark.timeout(120)
+async def test_over_http_two_replicas_share_one_store(tmp_path: Path) -> None:
+    """Two server processes on one SQLite file, as replicas behind a balancer: one key, one run."""
+    env = {**os.environ, "TOOLCLAUSE_STORE": f"sqlite:///{tmp_path / 'state.db'}",
+           "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    ports = [free_port(), free_port()]
+    replicas = [subprocess.Popen([sys.executable, str(APP), "--http", str(port)], env=env,
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for port in ports]
+    try:
+        clients = [Client(f"http://127.0.0.1:{port}/mcp") for port in ports]
+        for client in clients:
+            await _connect(client)
+        try:
+            keyed = await asyncio.gather(*(call_with_key(clients[i % 2].session, "place_order",
+                                                         {"item": "soup", "quantity": 1}, "http-1") for i in range(10)))
+            misspelt = await call(clients[1], "ship", {"order_id": "o-1", "adress": ADDRESS})
+            counts = [(await call(client, "run_counts", {})).structured_content for client in clients]
+        finally:
+            for client in clients:
+                await client.__aexit__(None, None, None)
+    finally:
+        for replica in replicas:
+            replica.terminate()
+            replica.wait(10)
+    assert [(r.meta or {}).get(REPLAYED) for r in keyed if not r.is_error].count(None) == 1
+    assert sum(count.get("place_order", 0) for count in counts) == 1
+    assert "'adress' given, 'address' expected" in envelope(misspelt)["error"]["message"]
+
+
+async def _connect(client: Client, seconds: float = 60.0) -> None:
+    """Enter the client once its server listens (a process just started)."""
+    deadline = asyncio.get_running_loop().time() + seconds
+    while True:
+        try:
+            await client.__aenter__()
+            return
+        except Exception:  # noqa: BLE001 - not listening yet: try again until the deadline
+            if asyncio.get_running_loop().time() > deadline:
+                raise
+            await asyncio.sleep(0.2)
