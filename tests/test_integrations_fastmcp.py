@@ -238,6 +238,23 @@ async def test_a_tool_replaced_under_its_name_is_gated_by_its_new_listing_once_t
     assert runs == {"refund": 1, "refund_in_cents": 1}
 
 
+async def test_a_tool_removed_after_the_gate_looked_it_up_gets_unknown_tool_not_a_crash() -> None:
+    from fastmcp.server.middleware import Middleware
+
+    mcp, runs = build()
+
+    class RemovesTheTool(Middleware):  # inside the gate: the tool goes between its lookup and the call
+        async def on_call_tool(self, context: Any, call_next: Any) -> Any:
+            mcp.local_provider.remove_tool(context.message.name)
+            return await call_next(context)
+
+    mcp.add_middleware(RemovesTheTool())
+    async with Client(mcp) as client:
+        gone = await call(client, "send_receipt", {"order_id": "o-2", "request_id": "r-10"})
+    assert envelope(gone)["error"]["code"] == "UNKNOWN_TOOL"
+    assert runs["send_receipt"] == 0
+
+
 def test_middleware_options_are_checked_when_it_is_made() -> None:
     with pytest.raises(ValueError, match="idempotency"):
         GateMiddleware(idempotency={"place_order": "sometimes"})

@@ -31,7 +31,7 @@ except ImportError as exc:  # pragma: no cover - depends on the environment
     raise ImportError("toolclause.mcp.fastmcp needs FastMCP: pip install 'toolclause[fastmcp]'") from exc
 
 import mcp_types as mt
-from fastmcp.exceptions import FastMCPError
+from fastmcp.exceptions import DisabledError, FastMCPError, NotFoundError
 from fastmcp.exceptions import ToolError as FastMCPToolError
 from fastmcp.exceptions import ValidationError as FastMCPValidationError
 from fastmcp.server.middleware import CallNext, Middleware, MiddlewareContext
@@ -99,6 +99,9 @@ class GateMiddleware(Middleware):
                 if exc.__cause__ is not None:  # the tool failed unexpectedly: the gate masks it as it masks any
                     raise exc.__cause__ from None
                 raise ToolError(TOOL_ERROR, f"{gated.name}: {str(exc)[:1000]}") from None
+            except (NotFoundError, DisabledError):  # gone, or hidden from this caller, since it was looked up
+                raise ToolError("UNKNOWN_TOOL", f"{gated.name}: no tool by that name is available now; list the "
+                                                f"tools again") from None
             except FastMCPValidationError:
                 # pydantic refused what the listed schema accepts (a validator of the tool's own): no raw text
                 raise ToolError("VALIDATION_ERROR", f"{gated.name}: the tool's own validation refused these "
@@ -130,10 +133,10 @@ class _ResolvedTools:
     """
 
     def __init__(self) -> None:
-        self._found: dict[tuple[Any, str], tuple[float, Tool]] = {}
+        self._found: dict[tuple[int, Any, str], tuple[float, Tool]] = {}
 
     async def tool(self, server: Any, name: str) -> Tool | None:
-        key = (_caller(), name)
+        key = (id(server), _caller(), name)  # one middleware may serve several servers (a mounted one too)
         now = time.monotonic()
         kept = self._found.get(key)
         if kept is not None and now - kept[0] < REFRESH:
