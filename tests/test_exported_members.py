@@ -20,9 +20,9 @@ import pytest
 import toolclause
 
 INIT = Path(toolclause.__file__)
-FUNCTIONS = {"load", "lint", "export", "diff", "route"}
+FUNCTIONS = {"load", "lint", "export", "diff", "route", "to_provider"}
 CLASSES = {"Toolbox", "ToolError", "ToolRegistrationError", "Result", "Diagnostic", "DiffReport", "ExportResult",
-           "LintConfig", "LintReport", "Loss", "Severity", "ToolContract"}
+           "LintConfig", "LintReport", "Loss", "ProviderSchema", "Severity", "ToolContract"}
 
 
 def public_attributes(module: types.ModuleType) -> set[str]:

@@ -20,6 +20,7 @@ if _TYPE_CHECKING:
     from ._api import diff, lint
     from .diffing import DiffReport
     from .exporting import ExportResult, Loss, export
+    from .exporting.provider import ProviderSchema, to_provider
     from .linting.config import LintConfig
     from .linting.engine import LintReport
     from .loading import load
@@ -37,11 +38,12 @@ _HOMES: dict[str, str] = {
     "Diagnostic": ".model", "Severity": ".model", "ToolContract": ".model",
     "LintConfig": ".linting.config", "LintReport": ".linting.engine",
     "ExportResult": ".exporting", "Loss": ".exporting", "DiffReport": ".diffing",
+    "to_provider": ".exporting.provider", "ProviderSchema": ".exporting.provider",
 }
 
-__all__ = ["Diagnostic", "DiffReport", "ExportResult", "LintConfig", "LintReport", "Loss", "Result", "Severity",
-           "ToolContract", "ToolError", "ToolRegistrationError", "Toolbox", "__version__", "diff", "export", "lint",
-           "load", "route"]
+__all__ = ["Diagnostic", "DiffReport", "ExportResult", "LintConfig", "LintReport", "Loss", "ProviderSchema", "Result",
+           "Severity", "ToolContract", "ToolError", "ToolRegistrationError", "Toolbox", "__version__", "diff", "export",
+           "lint", "load", "route", "to_provider"]
 
 
 def __getattr__(name: str) -> "Any":

@@ -413,6 +413,23 @@ def diff_command(old: str, new: str, output_format: str, fail_on: str) -> None:
     click.get_current_context().exit(code)
 
 
+def _export_schema(schema_file: str, paths: tuple[str, ...], target: str, strict: bool, kind: str,
+                   output: str | None) -> None:
+    """`export --schema FILE`: one schema for one provider (cli/provider_command.py)."""
+    from .provider_command import SchemaFileError, provider_document
+
+    if paths:
+        raise CommandError("--schema converts one schema file; give it without PATHS")
+    try:
+        text = provider_document(schema_file, target, strict, kind)
+    except SchemaFileError as exc:
+        raise CommandError(str(exc)) from None
+    if output is None:
+        click.echo(text, nl=False)
+    else:
+        Path(output).write_text(text, encoding="utf-8")
+
+
 @cli.command("export")
 @click.argument("paths", nargs=-1)
 @click.option("--target", required=True, type=_ExportTarget(list(EXPORT_TARGETS)), help="The protocol shape to write.")
@@ -430,10 +447,20 @@ def diff_command(old: str, new: str, output_format: str, fail_on: str) -> None:
 @click.option("--input-format", type=click.Choice(list(INPUT_FORMATS)), default="auto", show_default=True)
 @click.option("--allow-lint-errors", is_flag=True,
               help="Export even when lint reports errors in the tools (refused by default: exit 1).")
+@click.option("--schema", "schema_file", metavar="FILE",
+              help="Convert one JSON Schema instead of tools: prints {schema, losses} (toolclause.to_provider).")
+@click.option("--kind", type=click.Choice(["tool", "output"]), default="tool", show_default=True,
+              help="--schema: a tool's arguments, or a structured output.")
+@click.option("--format", "output_format", type=click.Choice(["json"]), default="json", help="--schema: the output.")
 def export_command(paths: tuple[str, ...], target: str, strict: bool, output: str | None, check: bool,
                    fix_types: bool, gemini_schema: str, mcp_shape: str, settings: tuple[str, ...],
-                   input_format: str, allow_lint_errors: bool) -> None:
+                   input_format: str, allow_lint_errors: bool, schema_file: str | None, kind: str,
+                   output_format: str) -> None:
     """Export the tools in PATHS (or, for structured-output, JSON Schemas) to one protocol's shape."""
+    if schema_file is not None:
+        shown = "gemini-openapi" if target == "gemini" and gemini_schema == "openapi" else target
+        _export_schema(schema_file, paths, shown, strict, kind, output)
+        return
     if not paths:
         raise click.UsageError("give at least one PATH (a file or a folder)")
     from ..report.drift import render_drift

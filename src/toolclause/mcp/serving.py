@@ -10,7 +10,8 @@
   (clients check that against the outputSchema, which describes a success); on success the
   data as `structuredContent` (what the outputSchema describes) and its JSON as text; a stored
   outcome answered again carries `_meta: {"toolclause/replayed": true}`.  The request's
-  `_meta.idempotencyKey`, when the client sends one, is the call's idempotency key.
+  `params.idempotencyKey` (SEP-3182), else its `_meta.idempotencyKey`, when the client sends one,
+  is the call's idempotency key.
 - a tool whose output is not an object (a list, a scalar): MCP takes only an object as
   outputSchema, so it is listed as `{"type": "object", "properties": {"result": <schema>},
   "required": ["result"]}` and answered `{"result": <data>}` (a Python function's return
@@ -68,6 +69,7 @@ from ..runtime.errors import standard_error
 from ..runtime.gate import new_trace_id
 from ..runtime.toolbox import Toolbox
 from .principals import auth_options, principal_of
+from .raw_call import request_key
 
 logger = logging.getLogger("toolclause.mcp")
 
@@ -269,10 +271,11 @@ class ToolboxServer(Server[Any]):
             return await self._find_tools(ctx, params.arguments)
         meta = dict(params.meta) if params.meta else None
         token: Any = meta.get("progressToken", meta.get("progress_token")) if meta else None
-        # keys and confirmations are scoped by whose call it is (principals.py): never shared across clients
+        # keys and confirmations are scoped by whose call it is (principals.py): never shared across clients;
+        # SEP-3182's params.idempotencyKey, which the SDK's typed params drop, wins over _meta's
         principal = principal_of(getattr(ctx, "request", None))
         call = self.toolbox.acall(params.name, params.arguments, meta=meta, routing=self.routing,
-                                  principal=principal)
+                                  principal=principal, idempotency_key=request_key(ctx))
         if token is not None and self.progress_interval > 0:
             call = _with_progress(call, ctx, token, self.progress_interval)
         if self._read_only.get(params.name, True):

@@ -72,6 +72,7 @@ PROBLEMS = code_table([
     Code("depth", "the arguments are nested deeper than the gate takes"),
     Code("unknownTool", "no tool has the name called; `allowed` lists the names"),
     Code("inProgress", "the same idempotent call is still running; `retryAfterMs` says when to ask again"),
+    Code("keyReused", "the idempotency key was used before with other arguments"),
 ])
 """{code: Code} for `details[].problem`.
 

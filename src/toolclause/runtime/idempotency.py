@@ -50,6 +50,9 @@ LEASE = 300.0          # for a tool without a timeout
 LEASE_MARGIN = 30.0    # added to a tool's timeout
 MAX_WAIT = 10.0
 RETRY_AFTER_MS = 1000
+# SEP-3182 names the two refusals by `type` in the first detail; `problem` is toolclause's own word
+_IN_PROGRESS_DETAIL = {"problem": "inProgress", "type": "idempotency_key_in_progress", "retryAfterMs": RETRY_AFTER_MS}
+_CONFLICT_DETAIL = {"problem": "keyReused", "type": "idempotency_key_conflict"}
 CACHE_SIZE = 256
 CLAIM_WINDOW = 5.0        # for a store that does not say how long it waits
 CLAIM_WINDOW_FLOOR = 1.0  # the least time a claim has to be marked started
@@ -211,7 +214,7 @@ class IdempotencyStage:
                 return self._error(call, "IDEMPOTENCY_IN_PROGRESS",
                                    f"{call.tool}: a call with this idempotency key is still running; retry the same "
                                    f"call in a moment to get its result",
-                                   [{"problem": "inProgress", "retryAfterMs": RETRY_AFTER_MS}])
+                                   [dict(_IN_PROGRESS_DETAIL)])
             time.sleep(min(delay, max(deadline - self.clock(), 0.0)))
             delay = min(delay * 2, 0.5)
         raise RuntimeError("unreachable: the claim loop is bounded by its deadline")
@@ -273,11 +276,11 @@ class IdempotencyStage:
         if held.fingerprint != fp:
             return self._error(call, "IDEMPOTENCY_KEY_REUSED",
                                f"{call.tool}: this idempotency key was already used with other arguments; use a new "
-                               f"key for a new operation, or the same arguments to retry")
+                               f"key for a new operation, or the same arguments to retry", [dict(_CONFLICT_DETAIL)])
         if held.status in PENDING:  # only from a bounded wait that ran out, or an expired commit token
             return self._error(call, "IDEMPOTENCY_IN_PROGRESS",
                                f"{call.tool}: a call with this key is still running; retry in a moment",
-                               [{"problem": "inProgress", "retryAfterMs": RETRY_AFTER_MS}])
+                               [dict(_IN_PROGRESS_DETAIL)])
         self._remember(held)
         return _decode(held, call.tool, self._trace)
 
@@ -304,7 +307,7 @@ class IdempotencyStage:
                     return self._error(call, "IDEMPOTENCY_IN_PROGRESS",
                                        f"{call.tool}: a call with this idempotency key is already running; retry "
                                        f"the same call in a moment to get its result",
-                                       [{"problem": "inProgress", "retryAfterMs": RETRY_AFTER_MS}])
+                                       [dict(_IN_PROGRESS_DETAIL)])
                 started.append(running)
         except PersistenceError:
             # nothing ran; what is still CLAIMED frees itself when its window passes, a record already
