@@ -23,7 +23,7 @@ LAYERS: list[tuple[str, frozenset[str]]] = [
     # methods kept between runs, provider facts, format names, did-you-mean, word lists; features a lower
     # layer names and a higher one implements (_provided)
     ("foundation", frozenset({"_version", "_gc", "_kept", "_lazy_re", "_dataclass_code", "targets", "formats",
-                              "suggest", "lexicon", "_provided", "_sockets"})),
+                              "suggest", "lexicon", "_provided", "_sockets", "_http_limits"})),
     ("model", frozenset({"model"})),            # frozen data, no I/O
     ("loading", frozenset({"loading"})),        # bytes, files → contracts with a source map
     ("schema", frozenset({"schema"})),          # JSON Schema walking, meta-validation, normalisation

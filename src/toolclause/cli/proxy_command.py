@@ -51,6 +51,9 @@ def proxy(server: str | None, url: str | None, headers: tuple[tuple[str, str], .
           port: int, http_path: str, store: str | None, timeout: float, max_answer_bytes: int,
           max_restarts: int) -> None:
     """Serve an MCP server's tools through the gate: validated arguments, checked results, one run per key."""
+    from .server_logs import log_to_stderr
+
+    log_to_stderr()
     if (server is None) == (url is None):
         raise click.UsageError("give --server CMD or --url URL (one of them)")
     if headers and url is None:

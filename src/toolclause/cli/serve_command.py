@@ -1,4 +1,4 @@
-"""`toolclause serve TARGET [--transport stdio|http] [--host H] [--port P]`: a Toolbox as an MCP server.
+"""`toolclause serve TARGET [--transport stdio|http] [--host H] [--port P] …`: a Toolbox as an MCP server.
 
 TARGET names a `Toolbox` (or a server made with `box.mcp_server(...)`) as `path/to/app.py:box` or
 `package.module:box`.  Before it starts, the server is linted as a client would list it; findings
@@ -11,6 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 import click
+
+from .._http_limits import MAX_SESSIONS, READ_TIMEOUT, SESSION_IDLE
 
 
 class ServeError(click.ClickException):
@@ -61,14 +63,28 @@ def load_server(target: str, route_k: int | None = None) -> Any:
 @click.option("--route-k", type=click.IntRange(min=1), metavar="K",
               help="List one tool, find_tools; once called with the user's request, each session lists it and "
                    "the K tools that fit (tools/list_changed tells the client).")
+@click.option("--read-timeout", type=click.FloatRange(min=0, min_open=True, max=3600), metavar="SECONDS",
+              default=READ_TIMEOUT, show_default=True,
+              help="http: the time a connection has to send a whole request (headers and body), from its opening "
+                   "or from the request's first byte; a slower one is closed.")
+@click.option("--max-sessions", type=click.IntRange(min=1), metavar="N",
+              help=f"http: the most sessions kept at once; at the cap the session idle longest ends to admit a new "
+                   f"client.  [default: {MAX_SESSIONS}]")
+@click.option("--session-idle", type=click.FloatRange(min=0, min_open=True, max=7 * 86400), metavar="SECONDS",
+              help=f"http: a session without a request (and no open stream) for this long ends.  "
+                   f"[default: {SESSION_IDLE:g}]")
 @click.option("--allow-lint-errors", is_flag=True, help="Start even if the tools fail lint at error level.")
 @click.option("--tokens", metavar="FILE", help="http: bearer tokens every request must carry, one 'IDENTITY TOKEN' a "
                                                "line; the identity scopes the idempotency keys.")
 @click.option("--token-verifier", metavar="MODULE:FUNCTION",
               help="http: a function token -> identity (None refuses) that checks every request's bearer token.")
 def serve(target: str, transport: str, host: str, port: int, http_path: str, stateless: bool, store: str | None,
-          route_k: int | None, allow_lint_errors: bool, tokens: str | None, token_verifier: str | None) -> None:
+          route_k: int | None, read_timeout: float, max_sessions: int | None, session_idle: float | None,
+          allow_lint_errors: bool, tokens: str | None, token_verifier: str | None) -> None:
     """Serve the tools of a Python Toolbox (TARGET: path/app.py:box or package.module:box) over MCP."""
+    from .server_logs import log_to_stderr
+
+    log_to_stderr()
     import os
 
     import anyio
@@ -80,6 +96,8 @@ def serve(target: str, transport: str, host: str, port: int, http_path: str, sta
         raise click.BadParameter("the path starts with /", param_hint="--path")
     if route_k is not None and stateless:
         raise click.UsageError("--route-k keeps each session's list of tools; it cannot go with --stateless")
+    if stateless and (max_sessions is not None or session_idle is not None):
+        raise click.UsageError("--max-sessions and --session-idle limit sessions; --stateless keeps none")
     if store is not None:
         os.environ["TOOLCLAUSE_STORE"] = store  # a host that starts the server may run it from any folder
     verifier = _verifier(transport, tokens, token_verifier)
@@ -106,7 +124,9 @@ def serve(target: str, transport: str, host: str, port: int, http_path: str, sta
             click.echo(f"toolclause: serve: {target} at {url} (Streamable HTTP): {summary}", err=True)
 
         try:
-            anyio.run(lambda: serve_http(server, host, port, http_path, ready, stateless, verifier))
+            anyio.run(lambda: serve_http(server, host, port, http_path, ready, stateless, verifier,
+                                         read_timeout=read_timeout, max_sessions=max_sessions or MAX_SESSIONS,
+                                         session_idle=session_idle or SESSION_IDLE))
         except OSError as exc:
             raise ServeError(f"--host {host} --port {port}: cannot listen: {exc.strerror or exc}") from None
     finally:

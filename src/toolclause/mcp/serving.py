@@ -40,6 +40,7 @@ import asyncio
 import ipaddress
 import json
 import logging
+import math
 import re
 import signal
 import socket
@@ -60,6 +61,17 @@ from mcp.server.lowlevel.server import NotificationOptions, Server
 from mcp.server.models import InitializationOptions
 from mcp.shared.exceptions import MCPError
 
+from .._http_limits import (
+    KEEP_ALIVE,
+    MAX_SESSIONS,
+    READ_TIMEOUT,
+    SESSION_IDLE,
+    ConnectionGuard,
+    connection_budget,
+    evict_idle_sessions,
+    guarded_server,
+    quiet_logs,
+)
 from .._sockets import listening_socket
 from .._version import __version__
 from ..linting.config import LintConfig
@@ -401,7 +413,8 @@ async def serve_stdio(server: Server[Any]) -> None:
 
 async def serve_http(server: Server[Any], host: str = "127.0.0.1", port: int = 8000, path: str = "/mcp",
                      on_ready: Callable[[str], None] | None = None, stateless: bool = False,
-                     token_verifier: Any = None) -> None:
+                     token_verifier: Any = None, *, read_timeout: float = READ_TIMEOUT,
+                     max_sessions: int = MAX_SESSIONS, session_idle: float = SESSION_IDLE) -> None:
     """Serve Streamable HTTP at http://host:port/path until SIGINT or SIGTERM.
 
     token_verifier: bearer tokens every request must carry (principals.py: a `TokenFile`, a
@@ -409,22 +422,40 @@ async def serve_http(server: Server[Any], host: str = "127.0.0.1", port: int = 8
 
     port 0 picks a free port; `on_ready` gets the URL once the socket listens.  On a loopback
     host the SDK turns on its DNS-rebinding protection (Host and Origin must be local).
+    A connection has `read_timeout` seconds to send each whole request; at most `max_sessions`
+    sessions are kept (at the cap the one idle longest ends to admit a new client), and a session
+    without a request for `session_idle` seconds ends (docs/serving.md, toolclause._http_limits).
     """
     import uvicorn
 
     if stateless and getattr(server, "route_k", None) is not None:
         raise ValueError("a routed server (route_k) keeps each session's tool list: it cannot be stateless")
+    if isinstance(max_sessions, bool) or not isinstance(max_sessions, int) or max_sessions < 1:
+        raise ValueError(f"max_sessions is a number of sessions, at least 1 (got {max_sessions!r})")
+    if not (math.isfinite(session_idle) and session_idle > 0):
+        raise ValueError(f"session_idle is a positive number of seconds (got {session_idle!r})")
+    guard = ConnectionGuard(read_timeout, connection_budget())
     app = server.streamable_http_app(streamable_http_path=path, host=host, stateless_http=stateless,
-                                     transport_security=loopback_security(host),
-                                     **auth_options(token_verifier, host))
-    sock = listening_socket(host, port)
+                                     transport_security=loopback_security(host), max_sessions=max_sessions,
+                                     session_idle_timeout=session_idle, **auth_options(token_verifier, host))
+    if not stateless and not evict_idle_sessions(server.session_manager):
+        logger.warning("this MCP SDK's session manager cannot end idle sessions early: at the session cap "
+                       "new clients are refused (503) until a session ends")
+    sock = listening_socket(host, port, backlog=LISTEN_BACKLOG)
     bound = sock.getsockname()[1]
     shown = f"[{host}]" if sock.family == socket.AF_INET6 else host
-    config = uvicorn.Config(app, log_level="warning", lifespan="on", timeout_graceful_shutdown=3)
-    runner = _stopping_on_sigterm(uvicorn.Server, lambda: getattr(server, "calls_in_flight", 0))(config)
-    if on_ready is not None:
-        on_ready(f"http://{shown}:{bound}{path}")
-    await runner.serve(sockets=[sock])
+    config = uvicorn.Config(app, log_level="warning", lifespan="on", timeout_graceful_shutdown=3,
+                            http=guard.protocol(), ws="none", timeout_keep_alive=KEEP_ALIVE)
+    server_class = _stopping_on_sigterm(guarded_server(uvicorn.Server, guard, sock),
+                                        lambda: getattr(server, "calls_in_flight", 0))
+    runner = server_class(config)
+    try:
+        with quiet_logs():
+            if on_ready is not None:
+                on_ready(f"http://{shown}:{bound}{path}")
+            await runner.serve(sockets=[])  # the guard accepts on `sock` (toolclause._http_limits)
+    finally:
+        sock.close()
 
 
 def loopback_security(host: str) -> Any:
@@ -446,6 +477,7 @@ def loopback_security(host: str) -> Any:
                                      allowed_origins=[f"http://{h}" for h in hosts])
 
 
+LISTEN_BACKLOG = 2048  # connections the kernel queues until they are accepted (uvicorn's default)
 DRAIN_SECONDS = 30.0  # how long a SIGTERM waits for the tool calls in flight before the server stops
 
 
