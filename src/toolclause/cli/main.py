@@ -252,8 +252,12 @@ def _http_headers(ctx: click.Context, param: click.Parameter,
               metavar="SECONDS", help="--server/--url: how long the whole live lint may take (start, list, lint).")
 @click.option("--statistics", is_flag=True,
               help="End with a count of findings per code (on stderr for machine formats).")
-@click.option("--mcp-config", metavar="FILE", help="Lint every server an MCP client configuration lists "
-                                                   "(claude_desktop_config.json, .cursor/mcp.json, .vscode/mcp.json).")
+@click.option("--mcp-config", metavar="FILE|auto",
+              help="Check an MCP client configuration (claude_desktop_config.json, .cursor/mcp.json, "
+                   ".vscode/mcp.json, ~/.codex/config.toml…; auto: every one found here) with the M rules, and lint "
+                   "every server it lists.")
+@click.option("--no-start", is_flag=True, help="--mcp-config: check the configuration only (rules M001-M004); "
+                                               "start no server.")
 @click.option("--quiet", "-q", is_flag=True, help="Print the findings only: no summary line, no progress bar, "
                                                   "nothing when there are none.")
 @click.option("--no-cache", is_flag=True, help=f"Lint even if the inputs are unchanged since a run kept in "
@@ -265,7 +269,8 @@ def lint_command(paths: tuple[str, ...], targets: str | None, output_format: str
                  ignore: str | None, fail_on: str | None, fix: bool, config_file: str | None,
                  baseline: str | None, write_baseline: str | None, input_format: str, output: str | None,
                  server: str | None, url: str | None, headers: tuple[tuple[str, str], ...], timeout: float,
-                 statistics: bool, mcp_config: str | None, no_cache: bool, jobs: int | None, quiet: bool,
+                 statistics: bool, mcp_config: str | None, no_start: bool, no_cache: bool, jobs: int | None,
+                 quiet: bool,
                  no_color: bool, exclude: tuple[str, ...], diff: bool) -> None:
     """Lint tool definitions in PATHS (files or folders; - for standard input), or a live MCP server."""
     if server is not None and url is not None:
@@ -276,6 +281,9 @@ def lint_command(paths: tuple[str, ...], targets: str | None, output_format: str
         raise click.UsageError("lint either PATHS or the servers of --mcp-config, not both in one run")
     if (server is not None or url is not None) and paths:
         raise click.UsageError("lint either PATHS or a live server (--server/--url), not both in one run")
+    if no_start and mcp_config is None:
+        raise click.UsageError("--no-start goes with --mcp-config (check a client configuration without starting "
+                               "its servers)")
     if headers and url is None:
         raise click.UsageError("--header goes with --url (HTTP headers for a server reached over Streamable HTTP)")
     if not paths and server is None and url is None and mcp_config is None:
@@ -314,7 +322,7 @@ def lint_command(paths: tuple[str, ...], targets: str | None, output_format: str
     request = LintRequest(paths=paths, targets=targets, select=select, ignore=ignore, fail_on=fail_on, fix=fix,
                           config_file=config_file, baseline=baseline, write_baseline=write_baseline,
                           input_format=input_format, server=server, url=url, headers=headers, timeout=timeout,
-                          statistics=statistics, mcp_config=mcp_config, exclude=exclude, diff=diff,
+                          statistics=statistics, mcp_config=mcp_config, no_start=no_start, exclude=exclude, diff=diff,
                           jobs=jobs or os.cpu_count() or 1)
     show_progress = not quiet and bool(getattr(sys.stderr, "isatty", None) and sys.stderr.isatty())
     try:

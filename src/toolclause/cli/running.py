@@ -59,7 +59,8 @@ class LintRequest:
     url: str | None = None  # …or its Streamable HTTP URL, instead of paths
     headers: tuple[tuple[str, str], ...] = ()  # HTTP headers for --url (credentials)
     timeout: float = 30.0  # seconds the whole live lint may take: start, list everything, lint
-    mcp_config: str | None = None  # an MCP client configuration: every server it lists, instead of paths
+    mcp_config: str | None = None  # an MCP client configuration (or "auto"): every server it lists, instead of paths
+    no_start: bool = False  # --no-start: judge the configurations only (family M); start no server
     statistics: bool = False  # a count per code after the findings
     exclude: tuple[str, ...] = ()  # globs left out of folder searches, added to the configuration's
     jobs: int = 1  # processes a large run is linted in (the findings are the same)
@@ -130,6 +131,13 @@ def _format(request: LintRequest) -> str | None:
 def _load_live(request: LintRequest) -> LoadResult:
     if request.fix or request.diff:
         raise CliError("--fix edits files; a live server's tools live in its code (lint a saved snapshot to fix one)")
+    if request.mcp_config is not None and request.no_start:
+        from .configured import load_configured  # the configurations alone: no server, no SDK
+
+        try:
+            return load_configured(request.mcp_config, request.timeout, start=False)
+        except ValueError as exc:
+            raise CliError(str(exc)) from None
     from ..mcp.live import LiveServerError, load_server, load_url  # the SDK is imported only for live servers
 
     try:

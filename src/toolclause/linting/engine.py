@@ -46,7 +46,8 @@ def active_rules(config: LintConfig) -> list[Rule]:
     Binding-only rules (family R) need a bound function and never run on files.
     """
     # chosen from the index, so the modules of rules a run leaves out are never imported
-    chosen = [entry for entry in INDEX if not entry.binding_only and config.enabled(entry.code)
+    chosen = [entry for entry in INDEX if not entry.binding_only and not entry.client_config
+              and config.enabled(entry.code)
               and (not entry.targets or entry.targets & config.targets)]
     return [rule_cls() for rule_cls in load_rules(chosen)]
 

@@ -97,7 +97,8 @@ def with_texts(before: LoadResult, fixed: Mapping[str, str], input_format: str |
                      files=before.files, documents=dict(before.documents), handoffs=list(before.handoffs),
                      states=list(before.states),
                      fixtures=[f for f in before.fixtures if f.origin.file not in fixed],
-                     duplicate_keys=[d for d in before.duplicate_keys if d.file not in fixed])
+                     duplicate_keys=[d for d in before.duplicate_keys if d.file not in fixed],
+                     client_configs=list(before.client_configs))
     for file, text in fixed.items():
         again = load_file_text(text, file, PurePath(file), input_format)
         out.tools.extend(again.tools)
@@ -151,6 +152,25 @@ class Parsed(_Reader):
     def read(self, exclude: Sequence[str]) -> LoadResult:
         tools, problems = contracts_from_document(self.document, self.name, self.input_format)
         return LoadResult(tools=tools, unreadable=problems)
+
+
+class ClientConfigText(_Reader):
+    """An MCP client configuration's text under its name (`.toml`: Codex's TOML; else JSON with comments), read
+    for the client-config rules (family M)."""
+
+    __slots__ = ("text", "name")
+
+    def __init__(self, text: str, name: str) -> None:
+        super().__init__()
+        self.text, self.name = text, name
+
+    def read(self, exclude: Sequence[str]) -> LoadResult:
+        from ..loading.client_configs import ClientConfig, client_config_text
+
+        found = client_config_text(self.text, self.name, toml=self.name.lower().endswith(".toml"))
+        if isinstance(found, ClientConfig):
+            return LoadResult(files=1, client_configs=[found])
+        return LoadResult(files=1, unreadable=[found])
 
 
 class Contracts(_Reader):
@@ -354,9 +374,14 @@ def lint_loaded_result(loaded: LoadResult, config: LintConfig, progress: Progres
 
 
 def lint_read(loaded: LoadResult, config: LintConfig, progress: Progress | None = None, jobs: int = 1) -> LintReport:
-    """Everything a lint finds in what was read: the rules' findings and the S001 warnings for keys a JSON object
-    repeats, in report order."""
+    """Everything a lint finds in what was read: the rules' findings on the tools and on MCP client configurations
+    (family M), and the S001 warnings for keys a JSON object repeats, in report order."""
     report = lint_loaded_result(loaded, config, progress, jobs)
+    if loaded.client_configs:
+        from .client_configs import lint_client_configs  # only a run over client configurations needs it
+
+        report.diagnostics.extend(lint_client_configs(loaded.client_configs, config))
+        sort_diagnostics(report.diagnostics)
     if loaded.duplicate_keys:
         from .duplicate_keys import duplicate_key_warnings  # only a file that repeats a key needs it
 
@@ -456,6 +481,7 @@ def _baseline(baseline: Baseline, outcome: LintOutcome) -> None:
             outcome.report.diagnostics, accepted, baseline.folder, baseline.cwd)
 
 
-__all__ = ["BATCH_TOOLS", "Baseline", "Contracts", "FixFiles", "Fixes", "Gate", "LintOutcome", "LintRequest",
+__all__ = ["BATCH_TOOLS", "Baseline", "ClientConfigText", "Contracts", "FixFiles", "Fixes", "Gate", "LintOutcome",
+           "LintRequest",
            "MAX_FIX_PASSES", "Parsed", "Paths", "Progress", "SourceReader", "Text", "fix_file", "fix_pass",
            "lint_in_batches", "lint_loaded_result", "lint_read", "resolve_config", "run", "with_texts"]

@@ -35,6 +35,7 @@ def rule_class(code: str) -> type[Rule]:
 
 
 def _registry() -> tuple[type[Rule], ...]:
+    from .clients import RULES as CLIENT_RULES
     from .consistency import RULES as CONSISTENCY_RULES
     from .description import RULES as DESCRIPTION_RULES
     from .naming import RULES as NAMING_RULES
@@ -55,6 +56,7 @@ def _registry() -> tuple[type[Rule], ...]:
         *SAFETY_RULES,
         *WIDGET_RULES,
         *RESULT_RULES,
+        *CLIENT_RULES,
     )
 
 

@@ -21,11 +21,13 @@ class RuleEntry(NamedTuple):  # a NamedTuple: made in a tenth of a dataclass's t
     where: str  # "module:Class"; a module starting with "." is inside toolclause.rules
     targets: frozenset[str] = frozenset()
     binding_only: bool = False
+    client_config: bool = False  # runs on MCP client configuration files, never on tools (family M)
 
     @classmethod
     def of(cls, rule: type[Rule]) -> RuleEntry:
         """The entry of a rule class already imported (a test's own rule; the check of this index)."""
-        return cls(rule.code, f"{rule.__module__}:{rule.__qualname__}", rule.targets, rule.binding_only)
+        return cls(rule.code, f"{rule.__module__}:{rule.__qualname__}", rule.targets, rule.binding_only,
+                   rule.client_config)
 
     @property
     def module(self) -> str:
@@ -98,4 +100,8 @@ INDEX: tuple[RuleEntry, ...] = (
     RuleEntry("R001", ".result.r001_unstructured_error:UnstructuredError", binding_only=True),
     RuleEntry("R002", ".result.r002_output_schema_mismatch:OutputSchemaMismatch"),
     RuleEntry("R003", ".result.r003_default_mismatch:DefaultMismatch", binding_only=True),
+    RuleEntry("M001", ".clients.m001_literal_credential:LiteralCredential", client_config=True),
+    RuleEntry("M002", ".clients.m002_unpinned_runner:UnpinnedRunner", client_config=True),
+    RuleEntry("M003", ".clients.m003_plain_http_remote:PlainHttpRemote", client_config=True),
+    RuleEntry("M004", ".clients.m004_shell_wrapper:ShellWrapper", client_config=True),
 )
