@@ -19,7 +19,7 @@ from rich.table import Table
 from ..rules import ALL_RULES
 from ..rules.base import Rule
 from ..rules.docs import SECTIONS, parse_doc
-from ..rules.measured import RATIONALE, measured_line, of_code, precision_cell
+from ..rules.measured import measured_line, of_code, precision_cell, rationale
 from ..suggest import closest
 from .base import first_sentence
 
@@ -42,7 +42,7 @@ def rule_record(rule: type[Rule], with_documentation: bool = False) -> dict[str,
     if with_documentation:
         record["documentation"] = parse_doc(rule).sections
         record["measured"] = of_code(rule.code)
-        record["severityRationale"] = RATIONALE[rule.severity.label]
+        record["severityRationale"] = rationale(rule)
     return record
 
 
@@ -103,8 +103,8 @@ def documentation_text(rule: type[Rule], color: bool) -> str:
     doc = parse_doc(rule)
     targets = ", ".join(sorted(rule.targets)) or "every target (portable)"
     facts = f"severity: {rule.severity.label}   fixable: {'yes' if rule.fixable else 'no'}   targets: {targets}"
-    why = f"severity {RATIONALE[rule.severity.label]}"
-    measured = f"measured {measured_line(rule.code)}"
+    why = f"severity {rationale(rule)}"
+    measured = f"measured {measured_line(rule.code, rule.client_config)}"
     if color:
         console, buffer = _console(color)
         console.print(f"[bold]{rule.code}[/bold]  {rule.name}")

@@ -77,7 +77,10 @@ def launch(server: ServerEntry) -> Launch:
         args = entry.get("args")
     if isinstance(command, str) and command.strip():
         head = Part(join_pointer(command_base, "command" if command_base == base else "path"), command)
-        found.argv = _split(head) if any(c.isspace() for c in command.strip()) else [head]
+        # a whole command line in `command` ("npx -y pkg") is split as a shell would; with `args` beside it,
+        # `command` is one program, spaces and all ("C:\\Program Files\\nodejs\\npx.cmd")
+        whole_line = args is None and any(c.isspace() for c in command.strip())
+        found.argv = _split(head) if whole_line else [head]
     elif isinstance(command, list):  # a command written as a list (opencode's shape)
         found.argv = _strings(command, join_pointer(base, "command"))
     if isinstance(args, str):

@@ -42,7 +42,6 @@ TOKEN_SHAPES = (
     ("an Atlassian token", re.compile(r"^ATATT[A-Za-z0-9_=-]{30,}$")),
     ("a SendGrid key", re.compile(r"^SG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}$")),
     ("a JSON Web Token", re.compile(r"^eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}$")),
-    ("a private key", re.compile(r"-----BEGIN [A-Z ]*PRIVATE KEY-----")),
 )
 
 # names that hold a credential (env variables, headers, flags, query parameters)…
@@ -63,12 +62,22 @@ def credential_name(name: str) -> bool:
     return bool(_SECRET_NAME.search(spaced) or _SECRET_NAME.search(bare)) and not _NOT_SECRET_NAME.search(spaced)
 
 
+_WORDS = re.compile(r"[\s\"'{}\[\]:,;=&?@()<>\\]+")
+MAX_WORDS = 200  # words of one value tried against the token shapes
+
+
 def token_shape(value: str) -> str | None:
-    """What kind of known token `value` is ("a GitHub token"), or None."""
-    value = _SCHEME.sub("", value.strip(), count=1)
-    for what, shape in TOKEN_SHAPES:
-        if shape.search(value):
-            return what
+    """What kind of known token `value` is, or holds among its words (`Bearer ntn_…`, a JSON string of headers):
+    "a GitHub token", or None."""
+    value = value.strip()
+    if "-----BEGIN" in value:
+        return "a private key"
+    for word in _WORDS.split(value)[:MAX_WORDS]:
+        if len(word) < 16 or _PLACEHOLDER.search(word):
+            continue
+        for what, shape in TOKEN_SHAPES:
+            if shape.search(word):
+                return what
     return None
 
 

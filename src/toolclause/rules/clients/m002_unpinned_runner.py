@@ -120,6 +120,8 @@ def unpinned(argv: Sequence[Part]) -> Iterator[tuple[Part, str, str, str]]:
         words = words[1:]
         while words and ("=" in words[0].value or words[0].value.startswith("-")):
             words = words[1:]
+    if len(words) > 1 and program(words[0].value) == "cmd" and words[1].value.lower() in ("/c", "/k"):
+        words = words[2:]  # `cmd /c npx pkg`, as npx is started on Windows
     if not words:
         return
     runner, rest = program(words[0].value), words[1:]
