@@ -68,7 +68,7 @@ def test_the_index_a_run_chooses_its_rules_from_is_the_registry():
 
     def described(entry: RuleEntry) -> tuple:
         return (entry.code, entry.module, entry.where.partition(":")[2], entry.targets, entry.binding_only,
-                entry.client_config)
+                entry.client_config, entry.tags)
 
     assert [described(entry) for entry in INDEX] == [described(RuleEntry.of(rule)) for rule in ALL_RULES]
     assert list(CODES) == RULE_IDS

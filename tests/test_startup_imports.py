@@ -106,12 +106,12 @@ NOT_IN_A_PLAIN_LINT = {"toolclause.cli.fixing", "toolclause.linting.fix", "toolc
 
 
 def rule_modules() -> set[str]:
-    """Every module of the rules package, from the files (but the documentation parser and the measured
-    precision, both for `toolclause rules`)."""
+    """Every module of the rules package, from the files (but the documentation parser, the measured
+    precision and the OWASP names, for `toolclause rules` and SARIF)."""
     rules = Path(toolclause.__file__).parent / "rules"
     return {"toolclause." + ".".join(path.relative_to(rules.parent).with_suffix("").parts).removesuffix(".__init__")
             for path in rules.rglob("*.py")} - {"toolclause.rules", "toolclause.rules.docs",
-                                                 "toolclause.rules.measured"}
+                                                 "toolclause.rules.measured", "toolclause.rules.owasp"}
 
 
 def imported_in(folder: Path, *argv: str) -> set[str]:

@@ -29,6 +29,12 @@ def load_rules(entries: Iterable[RuleEntry]) -> list[type[Rule]]:
     return [entry.load() for entry in entries]
 
 
+def tags_of(code: str) -> tuple[str, ...]:
+    """The OWASP MCP Top 10 IDs of a rule's findings (read from the index: no rule is imported)."""
+    entry = _ENTRIES.get(code)
+    return entry.tags if entry is not None else ()
+
+
 def rule_class(code: str) -> type[Rule]:
     """The rule with this code (KeyError for a code no rule has)."""
     return _ENTRIES[code].load()
@@ -71,4 +77,4 @@ def __getattr__(name: str) -> Any:
     return globals()[name]
 
 
-__all__ = ["ALL_RULES", "BY_CODE", "CODES", "INDEX", "Rule", "RuleEntry", "load_rules", "rule_class"]
+__all__ = ["ALL_RULES", "BY_CODE", "CODES", "INDEX", "Rule", "RuleEntry", "load_rules", "rule_class", "tags_of"]

@@ -111,6 +111,7 @@ class LiteralCredential(ServerRule):
     code = "M001"
     name = "literal-credential"
     severity = Severity.ERROR
+    tags = ("MCP01:2025",)  # OWASP MCP Top 10 (see rules/owasp.py)
 
     def check_server(self, run: Launch, config: ClientConfig) -> Iterator[Finding]:
         seen: set[str] = set()

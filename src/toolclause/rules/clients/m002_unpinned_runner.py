@@ -171,6 +171,7 @@ class UnpinnedRunner(ServerRule):
     code = "M002"
     name = "unpinned-runner"
     severity = Severity.WARNING
+    tags = ("MCP04:2025",)  # OWASP MCP Top 10 (see rules/owasp.py)
 
     def check_server(self, run: Launch, config: ClientConfig) -> Iterator[Finding]:
         for part, runner, package, why in unpinned(run.argv):

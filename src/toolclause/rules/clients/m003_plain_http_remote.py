@@ -68,6 +68,7 @@ class PlainHttpRemote(ServerRule):
     code = "M003"
     name = "plain-http-remote"
     severity = Severity.WARNING
+    tags = ("MCP01:2025", "MCP07:2025")  # OWASP MCP Top 10 (see rules/owasp.py)
 
     def check_server(self, run: Launch, config: ClientConfig) -> Iterator[Finding]:
         for part in [*run.urls, *(p for p in run.argv[1:] if p.value.lower().startswith("http://"))]:

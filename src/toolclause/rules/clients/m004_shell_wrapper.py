@@ -79,6 +79,7 @@ class ShellWrapper(ServerRule):
     code = "M004"
     name = "shell-wrapper"
     severity = Severity.WARNING
+    tags = ("MCP05:2025", "MCP04:2025")  # OWASP MCP Top 10 (see rules/owasp.py)
 
     def check_server(self, run: Launch, config: ClientConfig) -> Iterator[Finding]:
         piped = next((p for p in run.argv if _PIPED_DOWNLOAD.search(p.value)), None)

@@ -194,6 +194,7 @@ class ToolPoisoning(Rule):
     code = "X007"
     name = "tool-poisoning"
     severity = Severity.ERROR
+    tags = ("MCP03:2025", "MCP06:2025")  # OWASP MCP Top 10 (see rules/owasp.py)
 
     def check_tools(self, tools: Sequence[ToolContract], ctx: LintContext) -> Iterable[tuple[ToolContract, Finding]]:
         """What the server gives the model besides its tools (instructions, prompts, resources), once per list,
