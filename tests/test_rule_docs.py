@@ -59,7 +59,7 @@ def test_codes_are_unique_and_well_formed():
 
     assert len(set(RULE_IDS)) == len(RULE_IDS)
     for rule in ALL_RULES:
-        assert re.fullmatch(r"[SNDCTPXWRM]\d{3}", rule.code), rule.code
+        assert re.fullmatch(r"[SNDCTPXWRMG]\d{3}", rule.code), rule.code
         assert re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", rule.name), rule.name
 
 

@@ -4,7 +4,8 @@ Read from `[tool.toolclause]` in pyproject.toml or from toolclause.toml (same
 keys at the top level).  Keys:
 
     select = ["S", "N", "D003"]       codes or prefixes; "ALL" = every rule (default)
-    ignore = ["D009"]
+    ignore = ["D009", {code = "X002", tool = "create_refund", reason = "…", owner = "payments",
+              until = 2027-01-31}]    a table entry is a governed suppression (linting.suppressions)
     per-file-ignores = {"legacy/*.json" = ["C001"]}
     severity = {"D003" = "info"}       override a rule's severity
     targets = ["openai-strict", "anthropic"]
@@ -31,6 +32,7 @@ from typing import Any
 
 from ..model import Severity
 from ..rules import CODES
+from ..rules.governance._entries import Suppression, SuppressionError, parse_suppression
 from ..rules.options import RuleOptionError, check_rule_tables
 from ..suggest import closest
 from ..targets import LINT_ALIASES, LINT_TARGETS, other_command_target
@@ -149,6 +151,8 @@ class LintConfig:
     toolset: str = "folder"  # see TOOLSETS
     exclude: tuple[str, ...] = ()  # globs a folder search leaves out (a file named explicitly is still read)
     source: str | None = None  # the file it came from, for messages
+    # `ignore`'s table entries: suppressions with a reason, an owner and a date (see linting.suppressions)
+    suppressions: tuple[Suppression, ...] = ()
 
     def enabled(self, code: str) -> bool:
         return matches(code, self.select) and not matches(code, self.ignore)
@@ -166,7 +170,29 @@ class LintConfig:
         return replace(self, **{k: v for k, v in changes.items() if v is not None})
 
 
-def config_from_mapping(data: Mapping[str, Any], source: str | None = None) -> LintConfig:
+def _ignores(value: Any, where: str, source: str | None, base: str) -> tuple[tuple[str, ...], tuple[Suppression, ...]]:
+    """`ignore`: its bare codes, and its table entries as suppressions (ConfigError naming a bad key)."""
+    if not isinstance(value, list) or all(isinstance(v, str) for v in value):
+        return parse_codes(value, f"{where}: ignore"), ()
+    codes = parse_codes([v for v in value if isinstance(v, str)], f"{where}: ignore")
+    found = []
+    for index, entry in enumerate(value):
+        if isinstance(entry, str):
+            continue
+        if not isinstance(entry, Mapping):
+            raise ConfigError(f"{where}: ignore[{index}] must be a rule code or a table {{code, tool, reason, "
+                              f"owner, until}}, not {entry!r}")
+        try:
+            suppression = parse_suppression(entry, f"{where}: ignore[{index}]", source, f"{base}/ignore/{index}")
+        except SuppressionError as exc:
+            raise ConfigError(str(exc)) from None
+        check_code(suppression.code, f"{where}: ignore[{index}].code")
+        found.append(suppression)
+    return codes, tuple(found)
+
+
+def config_from_mapping(data: Mapping[str, Any], source: str | None = None, base: str = "") -> LintConfig:
+    """`base`: the pointer of these settings in the file (`/tool/toolclause` in pyproject.toml)."""
     known = {"select", "ignore", "per-file-ignores", "severity", "targets", "fail-on", "budgets", "rules", "toolset",
              "exclude"}
     unknown = sorted(set(data) - known)
@@ -202,9 +228,11 @@ def config_from_mapping(data: Mapping[str, Any], source: str | None = None) -> L
         targets = parse_targets(data.get("targets"))
     except ConfigError as exc:
         raise ConfigError(f"{where}: {exc}") from None
+    ignore, suppressions = _ignores(data.get("ignore"), where, source, base)
     return LintConfig(
         select=parse_codes(data.get("select"), f"{where}: select") or ("ALL",),
-        ignore=parse_codes(data.get("ignore"), f"{where}: ignore"),
+        ignore=ignore,
+        suppressions=suppressions,
         per_file_ignores=per_file,
         severity=severity,
         targets=targets,
@@ -249,13 +277,15 @@ def _read_toml(path: Path) -> dict[str, Any]:
 def read_config_file(path: Path) -> LintConfig:
     data: Any = _read_toml(path)
     where = str(path)
+    base = ""
     if path.name == "pyproject.toml":
         tool = data.get("tool", {})
         data = tool.get("toolclause", {}) if isinstance(tool, Mapping) else {}
         where += ": [tool.toolclause]"
+        base = "/tool/toolclause"
     if not isinstance(data, Mapping):
         raise ConfigError(f"{where} must be a table of settings, not {data!r}")
-    return config_from_mapping(data, str(path))
+    return config_from_mapping(data, str(path), base)
 
 
 def discover_config(start: Path) -> LintConfig:

@@ -42,6 +42,7 @@ from .engine import LintReport, lint_contracts, lint_loaded, sort_diagnostics, t
 if TYPE_CHECKING:
     from .baseline import Accepted
     from .fix import SkippedFix
+    from .suppressions import Suppressed
 
 Progress = Callable[[int, int], None]  # (tools done, tools in all)
 
@@ -232,6 +233,7 @@ class Baseline:
     cwd: str
     accepted: Accepted | None = None
     write: Callable[[str], None] | None = None
+    accepted_by: Mapping[str, str] | None = None  # written with it: who accepts the findings, when, why
 
 
 @dataclass(frozen=True)
@@ -281,6 +283,7 @@ class LintOutcome:
     fixes: Fixes | None = None
     hidden_by_baseline: int = 0
     blocking: list[Diagnostic] = field(default_factory=list)  # the gate's findings (in report order)
+    suppressed: list[Suppressed] = field(default_factory=list)  # what governed suppressions hid, and which
 
     @property
     def diagnostics(self) -> list[Diagnostic]:
@@ -320,6 +323,7 @@ def run(request: LintRequest) -> LintOutcome:
     with (request.bound() if request.bound is not None else _unbounded()):
         report = lint_read(loaded, config, request.progress, request.jobs)
     outcome = LintOutcome(config=config, loaded=loaded, report=report)
+    _govern(outcome)
     if request.fix is not None:
         _fix(request, request.fix, outcome)
     if request.baseline is not None:
@@ -458,12 +462,35 @@ def _fix(request: LintRequest, files: FixFiles, outcome: LintOutcome) -> None:
             break
         outcome.loaded = request.reader.reread(outcome.loaded, total.texts, outcome.config.exclude)
         outcome.report = lint_read(outcome.loaded, outcome.config, request.progress, request.jobs)
+        _govern(outcome)
     remaining = [d for d in outcome.report.diagnostics
                  if d.fix is not None and d.fix.safe and d.fix.edits and can_write_back(d.file)]
     reported = {id(s.diagnostic) for s in total.skipped}
     total.skipped.extend(SkippedFix(d, f"still present after {MAX_FIX_PASSES} passes of --fix")
                          for d in remaining if id(d) not in reported and any(d.file == f for f in total.files_changed))
     outcome.fixes = total
+
+
+# --------------------------------------------------------------------------- governed suppressions
+
+def _has_tables(tool: ToolContract) -> bool:
+    listed = tool.extra.get("x-toolclause-ignore") if tool.extra else None
+    return isinstance(listed, list) and any(not isinstance(entry, str) for entry in listed)
+
+
+def _govern(outcome: LintOutcome) -> None:
+    """The findings governed suppressions hide set aside (outcome.suppressed); the configuration's expired
+    entries reported (G001).  Nothing to do, and nothing imported, when no suppression is a table."""
+    config = outcome.config
+    if not config.suppressions and not any(_has_tables(tool) for tool in outcome.loaded.tools):
+        return
+    from .suppressions import expired_in_configuration, govern
+
+    outcome.report.diagnostics, outcome.suppressed = govern(outcome.report.diagnostics, config)
+    expired = expired_in_configuration(config)
+    if expired:
+        outcome.report.diagnostics.extend(expired)
+        sort_diagnostics(outcome.report.diagnostics)
 
 
 # --------------------------------------------------------------------------- a baseline
@@ -473,7 +500,7 @@ def _baseline(baseline: Baseline, outcome: LintOutcome) -> None:
 
     accepted = baseline.accepted
     if baseline.write is not None:
-        text = dumps_baseline(outcome.report.diagnostics, baseline.folder, baseline.cwd)
+        text = dumps_baseline(outcome.report.diagnostics, baseline.folder, baseline.cwd, baseline.accepted_by)
         baseline.write(text)
         accepted = parse_baseline(text, baseline.folder)
     if accepted is not None:

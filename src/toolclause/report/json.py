@@ -1,6 +1,8 @@
 """`--format json`: one object (version, tools, files, diagnostics, summary, unreadable), nothing more or less.
 
-A finding of a security rule carries `tags`: the OWASP MCP Top 10 IDs it is an instance of (`["MCP03:2025"]`)."""
+With --show-suppressed, a last key `suppressed` lists the findings governed suppressions hid, each with its
+`suppressedBy` (code, tool, reason, owner, until, file, pointer).  A finding of a security rule carries
+`tags`: the OWASP MCP Top 10 IDs it is an instance of (`["MCP03:2025"]`)."""
 
 from __future__ import annotations
 
@@ -24,6 +26,9 @@ def chunks(run: LintRun) -> Iterator[str]:
     yield f',\n  "summary": {json.dumps(report.summary)},\n'
     yield '  "unreadable": '
     yield from _items((u.to_dict() for u in report.unreadable), "  ")
+    if run.suppressed is not None:  # --show-suppressed
+        yield ',\n  "suppressed": '
+        yield from _items(({**_finding(s.diagnostic), "suppressedBy": s.by.record()} for s in run.suppressed), "  ")
     yield "\n}\n"
 
 

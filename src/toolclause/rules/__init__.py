@@ -44,6 +44,7 @@ def _registry() -> tuple[type[Rule], ...]:
     from .clients import RULES as CLIENT_RULES
     from .consistency import RULES as CONSISTENCY_RULES
     from .description import RULES as DESCRIPTION_RULES
+    from .governance import RULES as GOVERNANCE_RULES
     from .naming import RULES as NAMING_RULES
     from .provider import RULES as PROVIDER_RULES
     from .result import RULES as RESULT_RULES
@@ -62,6 +63,7 @@ def _registry() -> tuple[type[Rule], ...]:
         *SAFETY_RULES,
         *WIDGET_RULES,
         *RESULT_RULES,
+        *GOVERNANCE_RULES,
         *CLIENT_RULES,
     )
 

@@ -101,6 +101,8 @@ INDEX: tuple[RuleEntry, ...] = (
     RuleEntry("R001", ".result.r001_unstructured_error:UnstructuredError", binding_only=True),
     RuleEntry("R002", ".result.r002_output_schema_mismatch:OutputSchemaMismatch"),
     RuleEntry("R003", ".result.r003_default_mismatch:DefaultMismatch", binding_only=True),
+    RuleEntry("G001", ".governance.g001_expired_suppression:ExpiredSuppression"),
+    RuleEntry("G002", ".governance.g002_invalid_suppression:InvalidSuppression"),
     RuleEntry("M001", ".clients.m001_literal_credential:LiteralCredential", client_config=True, tags=("MCP01:2025",)),
     RuleEntry("M002", ".clients.m002_unpinned_runner:UnpinnedRunner", client_config=True, tags=("MCP04:2025",)),
     RuleEntry("M003", ".clients.m003_plain_http_remote:PlainHttpRemote",

@@ -153,6 +153,8 @@ class Rule:
     # in the catalogue, but runs through its module's `check_binding(contract, fn)`
     # where a function is bound, never on contract files.
     binding_only: ClassVar[bool] = False
+    # Why it has its severity, where the catalogue's meaning of the level does not say it (rules.measured)
+    severity_rationale: ClassVar[str | None] = None
     # The risks its findings are instances of: OWASP MCP Top 10 IDs ("MCP03:2025", see rules/owasp.py)
     tags: ClassVar[tuple[str, ...]] = ()
     # A rule on MCP client configuration files (family M): it runs through check_config() on the

@@ -40,6 +40,8 @@ CLIENT_CONFIGS_MEASURED = ("on MCP client configurations written as the clients'
 
 def rationale(rule: type[Rule]) -> str:
     """Why the rule has its severity, in the words of what it judges."""
+    if rule.severity_rationale:
+        return rule.severity_rationale
     table = CLIENT_CONFIG_RATIONALE if rule.client_config else RATIONALE
     return table[rule.severity.label]
 
