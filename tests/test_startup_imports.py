@@ -107,11 +107,13 @@ NOT_IN_A_PLAIN_LINT = {"toolclause.cli.fixing", "toolclause.linting.fix", "toolc
 
 def rule_modules() -> set[str]:
     """Every module of the rules package, from the files (but the documentation parser, the measured
-    precision and the OWASP names, for `toolclause rules` and SARIF)."""
+    precision and the OWASP names, for `toolclause rules` and SARIF, and YAML rule packs, for the runs that
+    name one)."""
     rules = Path(toolclause.__file__).parent / "rules"
     return {"toolclause." + ".".join(path.relative_to(rules.parent).with_suffix("").parts).removesuffix(".__init__")
             for path in rules.rglob("*.py")} - {"toolclause.rules", "toolclause.rules.docs",
-                                                 "toolclause.rules.measured", "toolclause.rules.owasp"}
+                                                 "toolclause.rules.measured", "toolclause.rules.owasp",
+                                                 "toolclause.rules.packs"}
 
 
 def imported_in(folder: Path, *argv: str) -> set[str]:

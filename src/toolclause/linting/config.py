@@ -30,14 +30,18 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from .. import _lazy_re as re
 from ..model import Severity
 from ..rules import CODES
+from ..rules.base import Rule
 from ..rules.governance._entries import Suppression, SuppressionError, parse_suppression
 from ..rules.options import RuleOptionError, check_rule_tables
 from ..suggest import closest
 from ..targets import LINT_ALIASES, LINT_TARGETS, other_command_target
 
+BUILT_IN_FAMILIES = frozenset(code[0] for code in CODES)  # rules.packs.BUILT_IN_FAMILIES, without importing it
 ENGINE_CODES = ("S001",)  # reported by the engine itself (schema too deep), as well as by a registered rule
+_USER_SHAPED = re.compile(r"[A-Z]{2,}[A-Z0-9]*")  # a user rule's code or prefix (ACME, ACME101)
 # the budgets rules read (P004, P005, P006), each a positive whole number
 BUDGETS = {"max-tools": "tools in one list (P005)", "tool-tokens": "tokens of one tool (P006)",
            "list-tokens": "tokens of one tool list (P006)", "description-chars": "characters of a description (P004)"}
@@ -53,10 +57,15 @@ class ConfigError(ValueError):
     """A configuration file or option that cannot be used; the CLI exits 2."""
 
 
-def check_code(code: str, where: str, prefix: bool = True) -> str:
-    """`code` upper-cased, when it names a rule (or, with `prefix`, starts some rule's code, or is ALL)."""
+def check_code(code: str, where: str, prefix: bool = True, users: Iterable[str] | None = None) -> str:
+    """`code` upper-cased, when it names a rule (or, with `prefix`, starts some rule's code, or is ALL).
+
+    `users`: the codes of the configured user rules; None (a flag read before the configuration) takes any
+    code a user rule may have (two letters or more, the first no built-in family's), as the configuration decides."""
     code = code.strip().upper()
-    known = sorted(set(CODES) | set(ENGINE_CODES))
+    if users is None and _USER_SHAPED.fullmatch(code) and code[0] not in BUILT_IN_FAMILIES and code != "ALL":
+        return code
+    known = sorted(set(CODES) | set(ENGINE_CODES) | set(users or ()))
     if code in known or prefix and (code == "ALL" or any(k.startswith(code) for k in known if code)):
         return code
     hint = closest(code, known)
@@ -65,7 +74,7 @@ def check_code(code: str, where: str, prefix: bool = True) -> str:
                       + (f"; did you mean {hint!r}?" if hint else "; see `toolclause rules`"))
 
 
-def parse_codes(value: Any, where: str) -> tuple[str, ...]:
+def parse_codes(value: Any, where: str, users: Iterable[str] | None = None) -> tuple[str, ...]:
     """Rule codes or prefixes (a list, or one comma-separated string), upper-cased: the one check behind
     the configuration's select/ignore, `--select`/`--ignore` and `toolclause.lint(select=…, ignore=…)`.
 
@@ -78,7 +87,7 @@ def parse_codes(value: Any, where: str) -> tuple[str, ...]:
         value = list(value)
     if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
         raise ConfigError(f"{where} must be a list of rule codes")
-    return tuple(check_code(v, where) for v in value)
+    return tuple(check_code(v, where, users=users) for v in value)
 
 
 def _table(value: Any, where: str, what: str) -> Mapping[str, Any]:
@@ -153,6 +162,10 @@ class LintConfig:
     source: str | None = None  # the file it came from, for messages
     # `ignore`'s table entries: suppressions with a reason, an owner and a date (see linting.suppressions)
     suppressions: tuple[Suppression, ...] = ()
+    # a team's own rules (linting.user_rules): the distributions and packs named, and their rules
+    plugins: tuple[str, ...] = ()
+    rule_packs: tuple[str, ...] = ()
+    user_rules: tuple[type[Rule], ...] = ()
 
     def enabled(self, code: str) -> bool:
         return matches(code, self.select) and not matches(code, self.ignore)
@@ -170,11 +183,12 @@ class LintConfig:
         return replace(self, **{k: v for k, v in changes.items() if v is not None})
 
 
-def _ignores(value: Any, where: str, source: str | None, base: str) -> tuple[tuple[str, ...], tuple[Suppression, ...]]:
+def _ignores(value: Any, where: str, source: str | None, base: str,
+             users: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[Suppression, ...]]:
     """`ignore`: its bare codes, and its table entries as suppressions (ConfigError naming a bad key)."""
     if not isinstance(value, list) or all(isinstance(v, str) for v in value):
-        return parse_codes(value, f"{where}: ignore"), ()
-    codes = parse_codes([v for v in value if isinstance(v, str)], f"{where}: ignore")
+        return parse_codes(value, f"{where}: ignore", users), ()
+    codes = parse_codes([v for v in value if isinstance(v, str)], f"{where}: ignore", users)
     found = []
     for index, entry in enumerate(value):
         if isinstance(entry, str):
@@ -186,7 +200,7 @@ def _ignores(value: Any, where: str, source: str | None, base: str) -> tuple[tup
             suppression = parse_suppression(entry, f"{where}: ignore[{index}]", source, f"{base}/ignore/{index}")
         except SuppressionError as exc:
             raise ConfigError(str(exc)) from None
-        check_code(suppression.code, f"{where}: ignore[{index}].code")
+        check_code(suppression.code, f"{where}: ignore[{index}].code", users=users)
         found.append(suppression)
     return codes, tuple(found)
 
@@ -194,7 +208,7 @@ def _ignores(value: Any, where: str, source: str | None, base: str) -> tuple[tup
 def config_from_mapping(data: Mapping[str, Any], source: str | None = None, base: str = "") -> LintConfig:
     """`base`: the pointer of these settings in the file (`/tool/toolclause` in pyproject.toml)."""
     known = {"select", "ignore", "per-file-ignores", "severity", "targets", "fail-on", "budgets", "rules", "toolset",
-             "exclude"}
+             "exclude", "plugins", "rule-packs"}
     unknown = sorted(set(data) - known)
     where = source or "configuration"
     nested = data.get("tool")
@@ -208,16 +222,27 @@ def config_from_mapping(data: Mapping[str, Any], source: str | None = None, base
         raise ConfigError(f"{where}: unknown key(s) {', '.join(unknown)}"
                           + (f"; did you mean {hint!r}?" if hint and len(unknown) == 1 else "")
                           + f"; known: {', '.join(sorted(known))}")
+    plugins = _names(data.get("plugins"), f"{where}: plugins")
+    packs = _names(data.get("rule-packs"), f"{where}: rule-packs")
+    user_rules: tuple[type[Rule], ...] = ()
+    if plugins or packs:
+        from .user_rules import UserRuleError, load_user_rules  # only a configuration that names some
+
+        try:
+            user_rules = load_user_rules(plugins, packs, Path(source).parent if source else Path.cwd())
+        except UserRuleError as exc:
+            raise ConfigError(f"{where}: {exc}") from None
+    users = tuple(rule.code for rule in user_rules)
     severity: dict[str, Severity] = {}
     for code, level in _table(data.get("severity"), f"{where}: severity", "code = level").items():
-        key = check_code(str(code), f"{where}: severity.{code}", prefix=False)
+        key = check_code(str(code), f"{where}: severity.{code}", prefix=False, users=users)
         if not isinstance(level, str):
             raise ConfigError(f"{where}: severity.{code} must be error, warning or info, not {level!r}")
         try:
             severity[key] = Severity.parse(level)
         except ValueError as exc:
             raise ConfigError(f"{where}: severity.{code}: {exc}") from None
-    per_file = {str(k): parse_codes(v, f"{where}: per-file-ignores.{k}")
+    per_file = {str(k): parse_codes(v, f"{where}: per-file-ignores.{k}", users)
                 for k, v in _table(data.get("per-file-ignores"), f"{where}: per-file-ignores",
                                    "glob = codes").items()}
     fail_on = _choice(data.get("fail-on"), f"{where}: fail-on", ("error", "warning", "info", "never"), "error")
@@ -228,9 +253,9 @@ def config_from_mapping(data: Mapping[str, Any], source: str | None = None, base
         targets = parse_targets(data.get("targets"))
     except ConfigError as exc:
         raise ConfigError(f"{where}: {exc}") from None
-    ignore, suppressions = _ignores(data.get("ignore"), where, source, base)
+    ignore, suppressions = _ignores(data.get("ignore"), where, source, base, users)
     return LintConfig(
-        select=parse_codes(data.get("select"), f"{where}: select") or ("ALL",),
+        select=parse_codes(data.get("select"), f"{where}: select", users) or ("ALL",),
         ignore=ignore,
         suppressions=suppressions,
         per_file_ignores=per_file,
@@ -242,7 +267,20 @@ def config_from_mapping(data: Mapping[str, Any], source: str | None = None, base
         toolset=_choice(data.get("toolset"), f"{where}: toolset", TOOLSETS, "folder"),
         exclude=_globs(data.get("exclude"), f"{where}: exclude"),
         source=source,
+        plugins=plugins,
+        rule_packs=packs,
+        user_rules=user_rules,
     )
+
+
+def _names(value: Any, where: str) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
+        raise ConfigError(f"{where} must be a list of names, not {value!r}")
+    if len(value) > 100:
+        raise ConfigError(f"{where}: {len(value)} entries; at most 100")
+    return tuple(v.strip() for v in value)
 
 
 def _globs(value: Any, where: str) -> tuple[str, ...]:

@@ -49,7 +49,8 @@ def active_rules(config: LintConfig) -> list[Rule]:
     chosen = [entry for entry in INDEX if not entry.binding_only and not entry.client_config
               and config.enabled(entry.code)
               and (not entry.targets or entry.targets & config.targets)]
-    return [rule_cls() for rule_cls in load_rules(chosen)]
+    users = [rule() for rule in config.user_rules if config.enabled(rule.code)]  # plugins, rule packs
+    return [rule_cls() for rule_cls in load_rules(chosen)] + users
 
 
 class _Dispatch:
@@ -176,7 +177,8 @@ _PLANS_KEPT = 16
 def _plan_for(config: LintConfig) -> _Plan:
     # everything a plan depends on (the registry too: tests swap it); per-file ignores
     # and rule options are read per run
-    key = (INDEX, config.select, config.ignore, config.targets, tuple(sorted(config.severity.items())))
+    key = (INDEX, config.select, config.ignore, config.targets, tuple(sorted(config.severity.items())),
+           config.user_rules)
     cache: dict[tuple, _Plan] | None = getattr(_plans, "cache", None)
     if cache is None:
         cache = _plans.cache = {}

@@ -29,10 +29,19 @@ def load_rules(entries: Iterable[RuleEntry]) -> list[type[Rule]]:
     return [entry.load() for entry in entries]
 
 
+_USER_TAGS: dict[str, tuple[str, ...]] = {}  # the tags of the configured user rules (plugins, rule packs)
+
+
+def register_tags(code: str, tags: tuple[str, ...]) -> None:
+    """Make a user rule's tags known to the reports (its code clashes with no built-in rule's)."""
+    if tags:
+        _USER_TAGS[code] = tuple(tags)
+
+
 def tags_of(code: str) -> tuple[str, ...]:
     """The OWASP MCP Top 10 IDs of a rule's findings (read from the index: no rule is imported)."""
     entry = _ENTRIES.get(code)
-    return entry.tags if entry is not None else ()
+    return entry.tags if entry is not None else _USER_TAGS.get(code, ())
 
 
 def rule_class(code: str) -> type[Rule]:
@@ -79,4 +88,5 @@ def __getattr__(name: str) -> Any:
     return globals()[name]
 
 
-__all__ = ["ALL_RULES", "BY_CODE", "CODES", "INDEX", "Rule", "RuleEntry", "load_rules", "rule_class", "tags_of"]
+__all__ = ["ALL_RULES", "BY_CODE", "CODES", "INDEX", "Rule", "RuleEntry", "load_rules", "register_tags", "rule_class",
+           "tags_of"]

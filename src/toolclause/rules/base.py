@@ -270,3 +270,16 @@ def iter_texts(tool: ToolContract) -> Iterator[tuple[str, str]]:
         yield "/description", tool.description
     if isinstance(tool.title, str):
         yield "/title", tool.title
+
+
+def server_texts_once(tools: Sequence[ToolContract]) -> Iterator[tuple[ToolContract, str, str, str]]:
+    """(the first tool of its server, pointer in the listing, text, what it is) for what each server gives the
+    model besides its tools (instructions, prompts, resources): its tools share those texts, read once."""
+    done: set[int] = set()
+    for tool in tools:
+        texts = tool.origin.server_texts
+        if not texts or id(texts) in done:
+            continue
+        done.add(id(texts))
+        for pointer, text, where in texts:
+            yield tool, pointer, text, where
