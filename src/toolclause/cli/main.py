@@ -181,7 +181,7 @@ _COMMANDS_ELSEWHERE = {
     "state": ("state_command", "state"), "snapshot": ("snapshot_command", "snapshot"),
     "test": ("test_command", "run_tests"), "init": ("init_command", "init"), "fuzz": ("fuzz_command", "fuzz"),
     "route": ("route_command", "route"), "playground": ("playground_command", "playground"),
-    "serve": ("serve_command", "serve"), "proxy": ("proxy_command", "proxy"),
+    "serve": ("serve_command", "serve"), "proxy": ("proxy_command", "proxy"), "lsp": ("lsp_command", "lsp"),
 }
 
 

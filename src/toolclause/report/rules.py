@@ -39,8 +39,9 @@ def rule_record(rule: type[Rule], with_documentation: bool = False) -> dict[str,
         "targets": sorted(rule.targets),
         "fixable": bool(rule.fixable),
         "summary": rule.summary(),
-        "tags": list(rule.tags),
     }
+    if rule.tags:  # the OWASP MCP Top 10 IDs of a security rule
+        record["tags"] = list(rule.tags)
     if with_documentation:
         record["documentation"] = parse_doc(rule).sections
         record["measured"] = of_code(rule.code)
