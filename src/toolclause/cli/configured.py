@@ -61,6 +61,8 @@ def load_configured(given: str, timeout: float = 30.0, start: bool = True) -> Lo
                 continue
         else:
             result.client_configs.append(document)
+            if not start:
+                result.files += 1  # the configuration is the file judged (started, each server counts)
         if start:
             result.extend(_started(path, timeout))
     return result
