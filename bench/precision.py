@@ -295,7 +295,7 @@ def _replace_between(path: Path, begin: str, end: str, text: str) -> None:
 def readme_rows(data: dict) -> str:
     """One line a rule for the README: its severity, why, and what it measured."""
     from toolclause.rules import ALL_RULES
-    from toolclause.rules.measured import RATIONALE
+    from toolclause.rules.measured import rationale
 
     rows = ["| code | severity (why) | measured on real servers: right ÷ judged at warning or error (judged) |",
             "|---|---|---|"]
@@ -306,7 +306,9 @@ def readme_rows(data: dict) -> str:
                 right, judged = right + c["right"], judged + c["judged"]
         measured = f"{right / judged:.2f} ({judged})" if judged >= 5 else \
             ("too few judged" if judged or rule.code in data["codes"] else "no finding there")
-        rows.append(f"| {rule.code} {rule.name} | {RATIONALE[rule.severity.label]} | {measured} |")
+        if rule.client_config:
+            measured = "judges client configurations, not servers: see docs/precision.md"
+        rows.append(f"| {rule.code} {rule.name} | {rationale(rule)} | {measured} |")
     return "\n".join(rows) + "\n"
 
 

@@ -37,6 +37,7 @@ LAYERS: list[tuple[str, frozenset[str]]] = [
     ("workflow", frozenset({"workflow"})),      # handoffs, routing, checkpoints, fixtures, fuzzing
     ("mcp", frozenset({"mcp"})),                # live servers, serving, proxying
     ("web", frozenset({"web"})),                # the playground
+    ("lsp", frozenset({"lsp"})),                # the language server (findings in the editor)
     ("report", frozenset({"report"})),          # reporters: a finished run → text
     ("cli", frozenset({"cli"})),                # parsing, file I/O, printing, exit codes
     # the package's public names (`toolclause/__init__.py` and its helpers) stand on everything

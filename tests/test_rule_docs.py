@@ -6,6 +6,8 @@ their targets selected.
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 import toolclause
@@ -19,6 +21,12 @@ FILE_RULE_IDS = [r.code for r in FILE_RULES]
 
 
 def _lint(example, rule):
+    if rule.client_config:  # family M reads an MCP client configuration, not tools
+        from toolclause.linting.config import LintConfig
+        from toolclause.linting.run import ClientConfigText, LintRequest, run
+
+        reader = ClientConfigText(json.dumps(example, indent=2), "claude_desktop_config.json")
+        return run(LintRequest(reader=reader, config=LintConfig(select=(rule.code,)))).diagnostics
     targets = sorted(rule.targets)
     return toolclause.lint(example, select=[rule.code], targets=targets)
 
@@ -51,7 +59,7 @@ def test_codes_are_unique_and_well_formed():
 
     assert len(set(RULE_IDS)) == len(RULE_IDS)
     for rule in ALL_RULES:
-        assert re.fullmatch(r"[SNDCTPXWR]\d{3}", rule.code), rule.code
+        assert re.fullmatch(r"[SNDCTPXWRMG]\d{3}", rule.code), rule.code
         assert re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", rule.name), rule.name
 
 
@@ -59,7 +67,8 @@ def test_the_index_a_run_chooses_its_rules_from_is_the_registry():
     from toolclause.rules import CODES, INDEX, RuleEntry, rule_class
 
     def described(entry: RuleEntry) -> tuple:
-        return entry.code, entry.module, entry.where.partition(":")[2], entry.targets, entry.binding_only
+        return (entry.code, entry.module, entry.where.partition(":")[2], entry.targets, entry.binding_only,
+                entry.client_config, entry.tags)
 
     assert [described(entry) for entry in INDEX] == [described(RuleEntry.of(rule)) for rule in ALL_RULES]
     assert list(CODES) == RULE_IDS

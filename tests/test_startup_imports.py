@@ -93,6 +93,11 @@ TARGET_RULES = {"toolclause.rules.provider.p001_openai_strict_incompatible",
                 "toolclause.rules.provider.p002_anthropic_strict_incompatible",
                 "toolclause.rules.provider.p003_gemini_incompatible",
                 "toolclause.rules.provider.p007_mcp_invalid_tool"}
+# nor the rules of MCP client configurations (family M), which run only with --mcp-config
+CLIENT_CONFIG_RULES = {"toolclause.rules.clients", "toolclause.rules.clients._launch",
+                       "toolclause.rules.clients._secrets"} | {
+    f"toolclause.rules.clients.{name}" for name in ("m001_literal_credential", "m002_unpinned_runner",
+                                                    "m003_plain_http_remote", "m004_shell_wrapper")}
 # the fixer, baselines, strict-mode sizes and a live lint's alarm are for the runs that use them; jsonschema-rs
 # comes without email.utils and the sockets it imports (see cli/_validator_import.py)
 NOT_IN_A_PLAIN_LINT = {"toolclause.cli.fixing", "toolclause.linting.fix", "toolclause.linting.fix_text",
@@ -101,12 +106,14 @@ NOT_IN_A_PLAIN_LINT = {"toolclause.cli.fixing", "toolclause.linting.fix", "toolc
 
 
 def rule_modules() -> set[str]:
-    """Every module of the rules package, from the files (but the documentation parser and the measured
-    precision, both for `toolclause rules`)."""
+    """Every module of the rules package, from the files (but the documentation parser, the measured
+    precision and the OWASP names, for `toolclause rules` and SARIF, and YAML rule packs, for the runs that
+    name one)."""
     rules = Path(toolclause.__file__).parent / "rules"
     return {"toolclause." + ".".join(path.relative_to(rules.parent).with_suffix("").parts).removesuffix(".__init__")
             for path in rules.rglob("*.py")} - {"toolclause.rules", "toolclause.rules.docs",
-                                                 "toolclause.rules.measured"}
+                                                 "toolclause.rules.measured", "toolclause.rules.owasp",
+                                                 "toolclause.rules.packs"}
 
 
 def imported_in(folder: Path, *argv: str) -> set[str]:
@@ -132,7 +139,7 @@ def _plain_lint(folder: Path, *argv: str) -> tuple[set[str], set[str]]:
 
 def test_a_plain_lint_imports_exactly_these_modules_and_none_of_the_optional_libraries(tmp_path):
     ours, modules = _plain_lint(tmp_path, "--format", "json")
-    assert ours == PLAIN_LINT | (rule_modules() - TARGET_RULES)
+    assert ours == PLAIN_LINT | (rule_modules() - TARGET_RULES - CLIENT_CONFIG_RULES)
     assert "jsonschema_rs" in modules  # S001 checks every schema against its meta-schema with it
     assert NOT_IN_A_PLAIN_LINT & modules == set()
     # did-you-mean, TOML (no configuration file here), package resources, temporary files and the text
@@ -143,7 +150,8 @@ def test_a_plain_lint_imports_exactly_these_modules_and_none_of_the_optional_lib
 def test_the_text_report_adds_its_reporter_and_rich_alone(tmp_path):
     ours, modules = _plain_lint(tmp_path)
     text = {"toolclause.report.text", "toolclause.linting.fix"}  # the fixer's can_write_back: "fixable" marks
-    assert ours == (PLAIN_LINT - {"toolclause.report.json"}) | text | (rule_modules() - TARGET_RULES)
+    rules = rule_modules() - TARGET_RULES - CLIENT_CONFIG_RULES
+    assert ours == (PLAIN_LINT - {"toolclause.report.json"}) | text | rules
     assert NOT_IN_A_PLAIN_LINT - {"toolclause.linting.fix"} & modules == set()
 
 

@@ -183,10 +183,10 @@ class ToolContract:
 
     @property
     def ignored_codes(self) -> frozenset[str]:
-        """Codes silenced by the contract itself with `x-toolclause-ignore`."""
+        """Codes silenced by the contract itself with `x-toolclause-ignore` (its bare codes)."""
         codes = self.extra.get("x-toolclause-ignore")
-        if isinstance(codes, list):
-            return frozenset(str(c).upper() for c in codes)
+        if isinstance(codes, list):  # bare codes; a table entry is a governed suppression (rules/governance)
+            return frozenset(c.upper() for c in codes if isinstance(c, str))
         return frozenset()
 
     def to_mcp(self) -> dict[str, Any]:

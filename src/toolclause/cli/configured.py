@@ -9,6 +9,7 @@ entry under its name; the others are still read.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from ..loading import LoadResult, contracts_from_document
@@ -24,8 +25,51 @@ def _snapshot(server: ConfiguredServer, timeout: float) -> dict[str, Any]:
     return snapshot_url(str(server.url), timeout, dict(server.headers))
 
 
-def load_configured(path: str, timeout: float = 30.0) -> LoadResult:
-    """Every server of the configuration at `path`, listed: its tools, filed under `path#name`."""
+AUTO = "auto"  # --mcp-config auto: every client configuration found on this machine and in this folder
+
+
+def configuration_files(given: str) -> list[tuple[str, str]]:
+    """(path, client) of the configurations `--mcp-config` names: the file, or those `auto` finds (ValueError: none)."""
+    if given != AUTO:
+        return [(given, "")]
+    from ..loading.client_paths import candidates, discover
+
+    found = discover()
+    if not found:
+        looked = len(candidates(Path.home(), Path.cwd()))
+        raise ValueError(f"--mcp-config auto: no MCP client configuration found (looked in {looked} places: "
+                         f"Claude Desktop, Claude Code, Cursor, VS Code, Windsurf, Codex, Gemini CLI and others; "
+                         f"see the README)")
+    return [(str(known.path), known.client) for known in found]
+
+
+def load_configured(given: str, timeout: float = 30.0, start: bool = True) -> LoadResult:
+    """Every configuration `given` names (a file, or `auto`), read for the client-config rules, and unless not
+    `start`, every server in it started and listed: its tools, filed under `path#name`."""
+    from ..loading.client_configs import read_client_config
+
+    result = LoadResult()
+    for path, client in configuration_files(given):
+        document = read_client_config(path, client=client)
+        if isinstance(document, Unreadable):
+            if given == AUTO and document.code == "no-servers":
+                continue  # a settings file that configures no server (VS Code's settings.json, most of the time)
+            if given != AUTO and not start:
+                raise ValueError(f"{path}: {document.message}")
+            if given == AUTO:
+                result.unreadable.append(document)
+                continue
+        else:
+            result.client_configs.append(document)
+            if not start:
+                result.files += 1  # the configuration is the file judged (started, each server counts)
+        if start:
+            result.extend(_started(path, timeout))
+    return result
+
+
+def _started(path: str, timeout: float) -> LoadResult:
+    """The servers of one configuration, listed."""
     from ..mcp.live import LiveServerError
 
     result = LoadResult()

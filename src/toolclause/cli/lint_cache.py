@@ -2,7 +2,8 @@
 
 A run is keyed by everything its output depends on: toolclause itself (the version
 and its installed modules' sizes and times), the options that shape the report, the
-working directory, the configuration files it could read, and every input file's
+working directory, the configuration files it could read (with the version of each plugin and the
+content of each rule pack they name), and every input file's
 path and bytes.  What the run wrote (the report, the lines on stderr, the file of
 `-o`) and its exit code are kept in `.toolclause_cache/` in the working directory;
 a run with the same key writes them again, byte for byte.  So a pre-commit run over
@@ -37,6 +38,23 @@ KEPT_RUNS = 32  # the newest runs kept; older ones are deleted when a run is sto
 _PACKAGE = Path(__file__).resolve().parent.parent
 
 
+def _user_rule_versions(config: Path, data: bytes) -> list[Any]:
+    """Each plugin's version and each rule pack's content that a configuration names (its rules change with them)."""
+    import tomllib
+
+    from ..linting.user_rules import versions
+
+    try:
+        table: Any = tomllib.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return ["unreadable"]  # the run reports it
+    if config.name == "pyproject.toml":
+        table = table.get("tool", {}).get("toolclause", {}) if isinstance(table.get("tool"), dict) else {}
+    names = [v for v in table.get("plugins", ()) if isinstance(v, str)] if isinstance(table, dict) else []
+    packs = [v for v in table.get("rule-packs", ()) if isinstance(v, str)] if isinstance(table, dict) else []
+    return versions(names, packs, config.parent)
+
+
 def run_key(options: dict[str, Any], paths: Sequence[str], cwd: str, config_file: str | None) -> str | None:
     """The key of a lint run over files, or None when the run cannot be cached (an input that is not a file)."""
     from ..loading.files import iter_files, read_document_text  # the loader's own listing and reader
@@ -60,7 +78,10 @@ def run_key(options: dict[str, Any], paths: Sequence[str], cwd: str, config_file
     for candidate in config_candidates:
         if candidate.is_file():
             add("config", str(candidate))
-            digest.update(candidate.read_bytes())
+            data = candidate.read_bytes()
+            digest.update(data)
+            if b"plugins" in data or b"rule-packs" in data:  # the user rules it names are part of the run
+                add("user rules", _user_rule_versions(candidate, data))
     for raw in paths:
         path = Path(cwd, raw)
         if path.is_dir():

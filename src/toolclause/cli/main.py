@@ -181,7 +181,7 @@ _COMMANDS_ELSEWHERE = {
     "state": ("state_command", "state"), "snapshot": ("snapshot_command", "snapshot"),
     "test": ("test_command", "run_tests"), "init": ("init_command", "init"), "fuzz": ("fuzz_command", "fuzz"),
     "route": ("route_command", "route"), "playground": ("playground_command", "playground"),
-    "serve": ("serve_command", "serve"), "proxy": ("proxy_command", "proxy"),
+    "serve": ("serve_command", "serve"), "proxy": ("proxy_command", "proxy"), "lsp": ("lsp_command", "lsp"),
 }
 
 
@@ -242,6 +242,8 @@ def _http_headers(ctx: click.Context, param: click.Parameter,
               help="A toolclause.toml or pyproject.toml [default: found from the current directory].")
 @click.option("--baseline", metavar="FILE", help="Report only findings not recorded in this baseline.")
 @click.option("--write-baseline", metavar="FILE", help="Record the current findings as the baseline.")
+@click.option("--baseline-reason", metavar="TEXT", help="--write-baseline: why these findings are accepted "
+                                                       "(recorded in the file with who wrote it and when).")
 @click.option("--input-format", type=click.Choice(list(INPUT_FORMATS)), default="auto", show_default=True,
               help="The shape of the tool objects when detection guesses wrong.")
 @click.option("--output", "-o", metavar="FILE", help="Write the report to FILE instead of standard output.")
@@ -255,8 +257,14 @@ def _http_headers(ctx: click.Context, param: click.Parameter,
               metavar="SECONDS", help="--server/--url: how long the whole live lint may take (start, list, lint).")
 @click.option("--statistics", is_flag=True,
               help="End with a count of findings per code (on stderr for machine formats).")
-@click.option("--mcp-config", metavar="FILE", help="Lint every server an MCP client configuration lists "
-                                                   "(claude_desktop_config.json, .cursor/mcp.json, .vscode/mcp.json).")
+@click.option("--mcp-config", metavar="FILE|auto",
+              help="Check an MCP client configuration (claude_desktop_config.json, .cursor/mcp.json, "
+                   ".vscode/mcp.json, ~/.codex/config.toml…; auto: every one found here) with the M rules, and lint "
+                   "every server it lists.")
+@click.option("--no-start", is_flag=True, help="--mcp-config: check the configuration only (rules M001-M004); "
+                                               "start no server.")
+@click.option("--show-suppressed", is_flag=True, help="List the findings that ignore entries with a reason, owner "
+              "and date (x-toolclause-ignore, the configuration's ignore) hid, and who hid them until when.")
 @click.option("--quiet", "-q", is_flag=True, help="Print the findings only: no summary line, no progress bar, "
                                                   "nothing when there are none.")
 @click.option("--no-cache", is_flag=True, help=f"Lint even if the inputs are unchanged since a run kept in "
@@ -266,10 +274,12 @@ def _http_headers(ctx: click.Context, param: click.Parameter,
 @click.option("--no-color", is_flag=True, help="Never colour the output (as NO_COLOR=1 does).")
 def lint_command(paths: tuple[str, ...], targets: str | None, output_format: str, select: str | None,
                  ignore: str | None, fail_on: str | None, fix: bool, config_file: str | None,
-                 baseline: str | None, write_baseline: str | None, input_format: str, output: str | None,
+                 baseline: str | None, write_baseline: str | None, baseline_reason: str | None, input_format: str,
+                 output: str | None,
                  server: str | None, url: str | None, headers: tuple[tuple[str, str], ...], timeout: float,
-                 statistics: bool, mcp_config: str | None, no_cache: bool, jobs: int | None, quiet: bool,
-                 no_color: bool, exclude: tuple[str, ...], diff: bool, unsafe_fixes: bool) -> None:
+                 statistics: bool, mcp_config: str | None, no_start: bool, no_cache: bool, jobs: int | None,
+                 quiet: bool, show_suppressed: bool, no_color: bool, exclude: tuple[str, ...], diff: bool,
+                 unsafe_fixes: bool) -> None:
     """Lint tool definitions in PATHS (files or folders; - for standard input), or a live MCP server."""
     if server is not None and url is not None:
         raise click.UsageError("give --server or --url, not both")
@@ -281,6 +291,12 @@ def lint_command(paths: tuple[str, ...], targets: str | None, output_format: str
         raise click.UsageError("lint either PATHS or a live server (--server/--url), not both in one run")
     if unsafe_fixes and not (fix or diff):
         raise click.UsageError("--unsafe-fixes goes with --fix or --diff (it says which fixes they may apply)")
+    if baseline_reason is not None and write_baseline is None:
+        raise click.UsageError("--baseline-reason goes with --write-baseline (why the findings it records are "
+                               "accepted)")
+    if no_start and mcp_config is None:
+        raise click.UsageError("--no-start goes with --mcp-config (check a client configuration without starting "
+                               "its servers)")
     if headers and url is None:
         raise click.UsageError("--header goes with --url (HTTP headers for a server reached over Streamable HTTP)")
     if not paths and server is None and url is None and mcp_config is None:
@@ -290,11 +306,14 @@ def lint_command(paths: tuple[str, ...], targets: str | None, output_format: str
     key = None
     if not (no_cache or os.environ.get("TOOLCLAUSE_NO_CACHE") or fix or diff or baseline or write_baseline or server
             or url or mcp_config or "-" in paths or (output is None and sys.stdout.isatty())):
+        import datetime  # a suppression's `until` makes the day part of what a run depends on
+
         from . import lint_cache
 
         options = {"targets": targets, "format": output_format, "select": select, "ignore": ignore,
                    "fail_on": fail_on, "input_format": input_format, "output": output, "statistics": statistics,
-                   "quiet": quiet, "color": color, "exclude": exclude}
+                   "quiet": quiet, "color": color, "exclude": exclude, "show_suppressed": show_suppressed,
+                   "day": datetime.date.today().isoformat()}
         key = lint_cache.run_key(options, paths, os.getcwd(), config_file)
         kept = lint_cache.load(os.getcwd(), key) if key is not None else None
         if kept is not None:  # the inputs have not changed: write what that run wrote
@@ -319,7 +338,8 @@ def lint_command(paths: tuple[str, ...], targets: str | None, output_format: str
     request = LintRequest(paths=paths, targets=targets, select=select, ignore=ignore, fail_on=fail_on, fix=fix,
                           config_file=config_file, baseline=baseline, write_baseline=write_baseline,
                           input_format=input_format, server=server, url=url, headers=headers, timeout=timeout,
-                          statistics=statistics, mcp_config=mcp_config, exclude=exclude, diff=diff,
+                          statistics=statistics, mcp_config=mcp_config, no_start=no_start, exclude=exclude, diff=diff,
+                          show_suppressed=show_suppressed, baseline_reason=baseline_reason,
                           unsafe_fixes=unsafe_fixes, jobs=jobs or os.cpu_count() or 1)
     show_progress = not quiet and bool(getattr(sys.stderr, "isatty", None) and sys.stderr.isatty())
     try:

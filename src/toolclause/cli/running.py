@@ -60,10 +60,13 @@ class LintRequest:
     url: str | None = None  # …or its Streamable HTTP URL, instead of paths
     headers: tuple[tuple[str, str], ...] = ()  # HTTP headers for --url (credentials)
     timeout: float = 30.0  # seconds the whole live lint may take: start, list everything, lint
-    mcp_config: str | None = None  # an MCP client configuration: every server it lists, instead of paths
+    mcp_config: str | None = None  # an MCP client configuration (or "auto"): every server it lists, instead of paths
+    no_start: bool = False  # --no-start: judge the configurations only (family M); start no server
     statistics: bool = False  # a count per code after the findings
     exclude: tuple[str, ...] = ()  # globs left out of folder searches, added to the configuration's
     jobs: int = 1  # processes a large run is linted in (the findings are the same)
+    show_suppressed: bool = False  # list what governed suppressions hid
+    baseline_reason: str | None = None  # --write-baseline: why its findings are accepted (recorded with who)
 
 
 # --------------------------------------------------------------------------- configuration
@@ -131,6 +134,13 @@ def _format(request: LintRequest) -> str | None:
 def _load_live(request: LintRequest) -> LoadResult:
     if request.fix or request.diff:
         raise CliError("--fix edits files; a live server's tools live in its code (lint a saved snapshot to fix one)")
+    if request.mcp_config is not None and request.no_start:
+        from .configured import load_configured  # the configurations alone: no server, no SDK
+
+        try:
+            return load_configured(request.mcp_config, request.timeout, start=False)
+        except ValueError as exc:
+            raise CliError(str(exc)) from None
     from ..mcp.live import LiveServerError, load_server, load_url  # the SDK is imported only for live servers
 
     try:
@@ -198,10 +208,36 @@ def _baseline(request: LintRequest, accepted: Accepted | None) -> lint_run.Basel
             except OSError as exc:
                 raise CliError(f"--write-baseline {written}: cannot write: {exc.strerror or exc}") from None
 
-        return lint_run.Baseline(folder=_base_dir(written), cwd=request.cwd, write=write)
+        accepted_by = {"by": _who(request.cwd), "on": time.strftime("%Y-%m-%d"),
+                       "reason": request.baseline_reason or ""}
+        return lint_run.Baseline(folder=_base_dir(written), cwd=request.cwd, write=write, accepted_by=accepted_by)
     if request.baseline and accepted is not None:
         return lint_run.Baseline(folder=_base_dir(request.baseline), cwd=request.cwd, accepted=accepted)
     return None
+
+
+def _who(cwd: str) -> str:
+    """Who writes a baseline: git's user (name <email>) where git knows one, else the login name."""
+    import subprocess  # only --write-baseline asks
+
+    found = []
+    for key in ("user.name", "user.email"):
+        try:
+            done = subprocess.run(["git", "config", key], cwd=cwd, capture_output=True, text=True, timeout=5)
+        except (OSError, subprocess.SubprocessError):
+            break
+        if done.returncode == 0 and done.stdout.strip():
+            found.append(done.stdout.strip())
+    if len(found) == 2:
+        return f"{found[0]} <{found[1]}>"
+    if found:
+        return found[0]
+    import getpass
+
+    try:
+        return getpass.getuser()
+    except (OSError, KeyError):  # no login name in the environment or the password database
+        return ""
 
 
 # --------------------------------------------------------------------------- --fix and --diff
@@ -302,7 +338,8 @@ def run_lint(request: LintRequest, progress: Progress | None = None) -> tuple[Li
     fixes = _fix_summary(outcome.fixes, request) if outcome.fixes is not None else None
     run = LintRun(report=outcome.report, tools_by_file=outcome.tools_by_file,
                   hidden_by_baseline=outcome.hidden_by_baseline, fixes=fixes, baseline_written=request.write_baseline,
-                  cwd=request.cwd, statistics=request.statistics, notes=notes, fail_on=outcome.config.fail_on)
+                  cwd=request.cwd, statistics=request.statistics, notes=notes, fail_on=outcome.config.fail_on,
+                  suppressed=outcome.suppressed if request.show_suppressed else None)
     return run, outcome.config
 
 

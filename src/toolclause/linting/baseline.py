@@ -11,6 +11,9 @@ it alone.  The same finding may occur more than once (two list rules, two
 tools of one name); the baseline counts them, and only occurrences beyond the
 count are reported.
 
+When written, a baseline records who accepted its findings, on what day and why (`accepted`: `by`, `on`,
+`reason`), so a reviewer of the file sees who answers for them; reading ignores it.
+
 Version 1 files (identity: code, file, tool and the pointer into the file) are
 still read with that identity; `--write-baseline` writes version 2.
 
@@ -24,7 +27,7 @@ from __future__ import annotations
 import json
 import os
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from ..model import Diagnostic
@@ -116,8 +119,10 @@ def _leaf(value: Any) -> Any:
     return value
 
 
-def dumps_baseline(diagnostics: Iterable[Diagnostic], base_dir: str, cwd: str) -> str:
-    """The baseline file's text (version 2): sorted, one entry per identity with its count."""
+def dumps_baseline(diagnostics: Iterable[Diagnostic], base_dir: str, cwd: str,
+                   accepted: Mapping[str, str] | None = None) -> str:
+    """The baseline file's text (version 2): sorted, one entry per identity with its count; `accepted`: who
+    accepted these findings, on what day and why ({"by", "on", "reason"}), recorded beside them."""
     counts: Counter[Key] = Counter()
     names: dict[str, str] = {}
     for diagnostic in diagnostics:
@@ -129,7 +134,10 @@ def dumps_baseline(diagnostics: Iterable[Diagnostic], base_dir: str, cwd: str) -
         for (code, file, tool, pointer, found), count in sorted(
             counts.items(), key=lambda kv: (kv[0][1], kv[0][2], kv[0][3], kv[0][0], kv[0][4]))
     ]
-    document = {"version": BASELINE_VERSION, "tool": "toolclause", "findings": findings}
+    document: dict[str, Any] = {"version": BASELINE_VERSION, "tool": "toolclause"}
+    if accepted:
+        document["accepted"] = {k: v for k, v in accepted.items() if v}
+    document["findings"] = findings
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
 

@@ -4,7 +4,8 @@ Read from `[tool.toolclause]` in pyproject.toml or from toolclause.toml (same
 keys at the top level).  Keys:
 
     select = ["S", "N", "D003"]       codes or prefixes; "ALL" = every rule (default)
-    ignore = ["D009"]
+    ignore = ["D009", {code = "X002", tool = "create_refund", reason = "…", owner = "payments",
+              until = 2027-01-31}]    a table entry is a governed suppression (linting.suppressions)
     per-file-ignores = {"legacy/*.json" = ["C001"]}
     severity = {"D003" = "info"}       override a rule's severity
     targets = ["openai-strict", "anthropic"]
@@ -29,13 +30,18 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from .. import _lazy_re as re
 from ..model import Severity
 from ..rules import CODES
+from ..rules.base import Rule
+from ..rules.governance._entries import Suppression, SuppressionError, parse_suppression
 from ..rules.options import RuleOptionError, check_rule_tables
 from ..suggest import closest
 from ..targets import LINT_ALIASES, LINT_TARGETS, other_command_target
 
+BUILT_IN_FAMILIES = frozenset(code[0] for code in CODES)  # rules.packs.BUILT_IN_FAMILIES, without importing it
 ENGINE_CODES = ("S001",)  # reported by the engine itself (schema too deep), as well as by a registered rule
+_USER_SHAPED = re.compile(r"[A-Z]{2,}[A-Z0-9]*")  # a user rule's code or prefix (ACME, ACME101)
 # the budgets rules read (P004, P005, P006), each a positive whole number
 BUDGETS = {"max-tools": "tools in one list (P005)", "tool-tokens": "tokens of one tool (P006)",
            "list-tokens": "tokens of one tool list (P006)", "description-chars": "characters of a description (P004)"}
@@ -51,10 +57,15 @@ class ConfigError(ValueError):
     """A configuration file or option that cannot be used; the CLI exits 2."""
 
 
-def check_code(code: str, where: str, prefix: bool = True) -> str:
-    """`code` upper-cased, when it names a rule (or, with `prefix`, starts some rule's code, or is ALL)."""
+def check_code(code: str, where: str, prefix: bool = True, users: Iterable[str] | None = None) -> str:
+    """`code` upper-cased, when it names a rule (or, with `prefix`, starts some rule's code, or is ALL).
+
+    `users`: the codes of the configured user rules; None (a flag read before the configuration) takes any
+    code a user rule may have (two letters or more, the first no built-in family's), as the configuration decides."""
     code = code.strip().upper()
-    known = sorted(set(CODES) | set(ENGINE_CODES))
+    if users is None and _USER_SHAPED.fullmatch(code) and code[0] not in BUILT_IN_FAMILIES and code != "ALL":
+        return code
+    known = sorted(set(CODES) | set(ENGINE_CODES) | set(users or ()))
     if code in known or prefix and (code == "ALL" or any(k.startswith(code) for k in known if code)):
         return code
     hint = closest(code, known)
@@ -63,7 +74,7 @@ def check_code(code: str, where: str, prefix: bool = True) -> str:
                       + (f"; did you mean {hint!r}?" if hint else "; see `toolclause rules`"))
 
 
-def parse_codes(value: Any, where: str) -> tuple[str, ...]:
+def parse_codes(value: Any, where: str, users: Iterable[str] | None = None) -> tuple[str, ...]:
     """Rule codes or prefixes (a list, or one comma-separated string), upper-cased: the one check behind
     the configuration's select/ignore, `--select`/`--ignore` and `toolclause.lint(select=…, ignore=…)`.
 
@@ -76,7 +87,7 @@ def parse_codes(value: Any, where: str) -> tuple[str, ...]:
         value = list(value)
     if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
         raise ConfigError(f"{where} must be a list of rule codes")
-    return tuple(check_code(v, where) for v in value)
+    return tuple(check_code(v, where, users=users) for v in value)
 
 
 def _table(value: Any, where: str, what: str) -> Mapping[str, Any]:
@@ -149,6 +160,12 @@ class LintConfig:
     toolset: str = "folder"  # see TOOLSETS
     exclude: tuple[str, ...] = ()  # globs a folder search leaves out (a file named explicitly is still read)
     source: str | None = None  # the file it came from, for messages
+    # `ignore`'s table entries: suppressions with a reason, an owner and a date (see linting.suppressions)
+    suppressions: tuple[Suppression, ...] = ()
+    # a team's own rules (linting.user_rules): the distributions and packs named, and their rules
+    plugins: tuple[str, ...] = ()
+    rule_packs: tuple[str, ...] = ()
+    user_rules: tuple[type[Rule], ...] = ()
 
     def enabled(self, code: str) -> bool:
         return matches(code, self.select) and not matches(code, self.ignore)
@@ -166,9 +183,32 @@ class LintConfig:
         return replace(self, **{k: v for k, v in changes.items() if v is not None})
 
 
-def config_from_mapping(data: Mapping[str, Any], source: str | None = None) -> LintConfig:
+def _ignores(value: Any, where: str, source: str | None, base: str,
+             users: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[Suppression, ...]]:
+    """`ignore`: its bare codes, and its table entries as suppressions (ConfigError naming a bad key)."""
+    if not isinstance(value, list) or all(isinstance(v, str) for v in value):
+        return parse_codes(value, f"{where}: ignore", users), ()
+    codes = parse_codes([v for v in value if isinstance(v, str)], f"{where}: ignore", users)
+    found = []
+    for index, entry in enumerate(value):
+        if isinstance(entry, str):
+            continue
+        if not isinstance(entry, Mapping):
+            raise ConfigError(f"{where}: ignore[{index}] must be a rule code or a table {{code, tool, reason, "
+                              f"owner, until}}, not {entry!r}")
+        try:
+            suppression = parse_suppression(entry, f"{where}: ignore[{index}]", source, f"{base}/ignore/{index}")
+        except SuppressionError as exc:
+            raise ConfigError(str(exc)) from None
+        check_code(suppression.code, f"{where}: ignore[{index}].code", users=users)
+        found.append(suppression)
+    return codes, tuple(found)
+
+
+def config_from_mapping(data: Mapping[str, Any], source: str | None = None, base: str = "") -> LintConfig:
+    """`base`: the pointer of these settings in the file (`/tool/toolclause` in pyproject.toml)."""
     known = {"select", "ignore", "per-file-ignores", "severity", "targets", "fail-on", "budgets", "rules", "toolset",
-             "exclude"}
+             "exclude", "plugins", "rule-packs"}
     unknown = sorted(set(data) - known)
     where = source or "configuration"
     nested = data.get("tool")
@@ -182,16 +222,27 @@ def config_from_mapping(data: Mapping[str, Any], source: str | None = None) -> L
         raise ConfigError(f"{where}: unknown key(s) {', '.join(unknown)}"
                           + (f"; did you mean {hint!r}?" if hint and len(unknown) == 1 else "")
                           + f"; known: {', '.join(sorted(known))}")
+    plugins = _names(data.get("plugins"), f"{where}: plugins")
+    packs = _names(data.get("rule-packs"), f"{where}: rule-packs")
+    user_rules: tuple[type[Rule], ...] = ()
+    if plugins or packs:
+        from .user_rules import UserRuleError, load_user_rules  # only a configuration that names some
+
+        try:
+            user_rules = load_user_rules(plugins, packs, Path(source).parent if source else Path.cwd())
+        except UserRuleError as exc:
+            raise ConfigError(f"{where}: {exc}") from None
+    users = tuple(rule.code for rule in user_rules)
     severity: dict[str, Severity] = {}
     for code, level in _table(data.get("severity"), f"{where}: severity", "code = level").items():
-        key = check_code(str(code), f"{where}: severity.{code}", prefix=False)
+        key = check_code(str(code), f"{where}: severity.{code}", prefix=False, users=users)
         if not isinstance(level, str):
             raise ConfigError(f"{where}: severity.{code} must be error, warning or info, not {level!r}")
         try:
             severity[key] = Severity.parse(level)
         except ValueError as exc:
             raise ConfigError(f"{where}: severity.{code}: {exc}") from None
-    per_file = {str(k): parse_codes(v, f"{where}: per-file-ignores.{k}")
+    per_file = {str(k): parse_codes(v, f"{where}: per-file-ignores.{k}", users)
                 for k, v in _table(data.get("per-file-ignores"), f"{where}: per-file-ignores",
                                    "glob = codes").items()}
     fail_on = _choice(data.get("fail-on"), f"{where}: fail-on", ("error", "warning", "info", "never"), "error")
@@ -202,9 +253,11 @@ def config_from_mapping(data: Mapping[str, Any], source: str | None = None) -> L
         targets = parse_targets(data.get("targets"))
     except ConfigError as exc:
         raise ConfigError(f"{where}: {exc}") from None
+    ignore, suppressions = _ignores(data.get("ignore"), where, source, base, users)
     return LintConfig(
-        select=parse_codes(data.get("select"), f"{where}: select") or ("ALL",),
-        ignore=parse_codes(data.get("ignore"), f"{where}: ignore"),
+        select=parse_codes(data.get("select"), f"{where}: select", users) or ("ALL",),
+        ignore=ignore,
+        suppressions=suppressions,
         per_file_ignores=per_file,
         severity=severity,
         targets=targets,
@@ -214,7 +267,20 @@ def config_from_mapping(data: Mapping[str, Any], source: str | None = None) -> L
         toolset=_choice(data.get("toolset"), f"{where}: toolset", TOOLSETS, "folder"),
         exclude=_globs(data.get("exclude"), f"{where}: exclude"),
         source=source,
+        plugins=plugins,
+        rule_packs=packs,
+        user_rules=user_rules,
     )
+
+
+def _names(value: Any, where: str) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
+        raise ConfigError(f"{where} must be a list of names, not {value!r}")
+    if len(value) > 100:
+        raise ConfigError(f"{where}: {len(value)} entries; at most 100")
+    return tuple(v.strip() for v in value)
 
 
 def _globs(value: Any, where: str) -> tuple[str, ...]:
@@ -249,13 +315,15 @@ def _read_toml(path: Path) -> dict[str, Any]:
 def read_config_file(path: Path) -> LintConfig:
     data: Any = _read_toml(path)
     where = str(path)
+    base = ""
     if path.name == "pyproject.toml":
         tool = data.get("tool", {})
         data = tool.get("toolclause", {}) if isinstance(tool, Mapping) else {}
         where += ": [tool.toolclause]"
+        base = "/tool/toolclause"
     if not isinstance(data, Mapping):
         raise ConfigError(f"{where} must be a table of settings, not {data!r}")
-    return config_from_mapping(data, str(path))
+    return config_from_mapping(data, str(path), base)
 
 
 def discover_config(start: Path) -> LintConfig:

@@ -46,9 +46,11 @@ def active_rules(config: LintConfig) -> list[Rule]:
     Binding-only rules (family R) need a bound function and never run on files.
     """
     # chosen from the index, so the modules of rules a run leaves out are never imported
-    chosen = [entry for entry in INDEX if not entry.binding_only and config.enabled(entry.code)
+    chosen = [entry for entry in INDEX if not entry.binding_only and not entry.client_config
+              and config.enabled(entry.code)
               and (not entry.targets or entry.targets & config.targets)]
-    return [rule_cls() for rule_cls in load_rules(chosen)]
+    users = [rule() for rule in config.user_rules if config.enabled(rule.code)]  # plugins, rule packs
+    return [rule_cls() for rule_cls in load_rules(chosen)] + users
 
 
 class _Dispatch:
@@ -175,7 +177,8 @@ _PLANS_KEPT = 16
 def _plan_for(config: LintConfig) -> _Plan:
     # everything a plan depends on (the registry too: tests swap it); per-file ignores
     # and rule options are read per run
-    key = (INDEX, config.select, config.ignore, config.targets, tuple(sorted(config.severity.items())))
+    key = (INDEX, config.select, config.ignore, config.targets, tuple(sorted(config.severity.items())),
+           config.user_rules)
     cache: dict[tuple, _Plan] | None = getattr(_plans, "cache", None)
     if cache is None:
         cache = _plans.cache = {}

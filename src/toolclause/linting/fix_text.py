@@ -349,6 +349,9 @@ def fix_text(original: str, name: str, diagnostics: Sequence[Diagnostic], *, uns
     style = TextStyle.of(original)
     text = original.lstrip("\ufeff")
     kind = detect_kind(name, text)
+    if kind == "jsonc":
+        raise FixRefused("--fix does not write JSON with comments (.jsonc) yet: a comment would have to move with "
+                         "the value it explains; apply the fix by hand")
     if kind == "jsonl":
         new_text, skipped, applied = _fix_jsonl(text, diagnostics, unsafe)
     else:

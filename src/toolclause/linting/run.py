@@ -42,6 +42,7 @@ from .engine import LintReport, lint_contracts, lint_loaded, sort_diagnostics, t
 if TYPE_CHECKING:
     from .baseline import Accepted
     from .fix import SkippedFix
+    from .suppressions import Suppressed
 
 Progress = Callable[[int, int], None]  # (tools done, tools in all)
 
@@ -97,7 +98,8 @@ def with_texts(before: LoadResult, fixed: Mapping[str, str], input_format: str |
                      files=before.files, documents=dict(before.documents), handoffs=list(before.handoffs),
                      states=list(before.states),
                      fixtures=[f for f in before.fixtures if f.origin.file not in fixed],
-                     duplicate_keys=[d for d in before.duplicate_keys if d.file not in fixed])
+                     duplicate_keys=[d for d in before.duplicate_keys if d.file not in fixed],
+                     client_configs=list(before.client_configs))
     for file, text in fixed.items():
         again = load_file_text(text, file, PurePath(file), input_format)
         out.tools.extend(again.tools)
@@ -151,6 +153,25 @@ class Parsed(_Reader):
     def read(self, exclude: Sequence[str]) -> LoadResult:
         tools, problems = contracts_from_document(self.document, self.name, self.input_format)
         return LoadResult(tools=tools, unreadable=problems)
+
+
+class ClientConfigText(_Reader):
+    """An MCP client configuration's text under its name (`.toml`: Codex's TOML; else JSON with comments), read
+    for the client-config rules (family M)."""
+
+    __slots__ = ("text", "name")
+
+    def __init__(self, text: str, name: str) -> None:
+        super().__init__()
+        self.text, self.name = text, name
+
+    def read(self, exclude: Sequence[str]) -> LoadResult:
+        from ..loading.client_configs import ClientConfig, client_config_text
+
+        found = client_config_text(self.text, self.name, toml=self.name.lower().endswith(".toml"))
+        if isinstance(found, ClientConfig):
+            return LoadResult(files=1, client_configs=[found])
+        return LoadResult(files=1, unreadable=[found])
 
 
 class Contracts(_Reader):
@@ -212,6 +233,7 @@ class Baseline:
     cwd: str
     accepted: Accepted | None = None
     write: Callable[[str], None] | None = None
+    accepted_by: Mapping[str, str] | None = None  # written with it: who accepts the findings, when, why
 
 
 @dataclass(frozen=True)
@@ -262,6 +284,7 @@ class LintOutcome:
     fixes: Fixes | None = None
     hidden_by_baseline: int = 0
     blocking: list[Diagnostic] = field(default_factory=list)  # the gate's findings (in report order)
+    suppressed: list[Suppressed] = field(default_factory=list)  # what governed suppressions hid, and which
 
     @property
     def diagnostics(self) -> list[Diagnostic]:
@@ -301,6 +324,7 @@ def run(request: LintRequest) -> LintOutcome:
     with (request.bound() if request.bound is not None else _unbounded()):
         report = lint_read(loaded, config, request.progress, request.jobs)
     outcome = LintOutcome(config=config, loaded=loaded, report=report)
+    _govern(outcome)
     if request.fix is not None:
         _fix(request, request.fix, outcome)
     if request.baseline is not None:
@@ -355,9 +379,14 @@ def lint_loaded_result(loaded: LoadResult, config: LintConfig, progress: Progres
 
 
 def lint_read(loaded: LoadResult, config: LintConfig, progress: Progress | None = None, jobs: int = 1) -> LintReport:
-    """Everything a lint finds in what was read: the rules' findings and the S001 warnings for keys a JSON object
-    repeats, in report order."""
+    """Everything a lint finds in what was read: the rules' findings on the tools and on MCP client configurations
+    (family M), and the S001 warnings for keys a JSON object repeats, in report order."""
     report = lint_loaded_result(loaded, config, progress, jobs)
+    if loaded.client_configs:
+        from .client_configs import lint_client_configs  # only a run over client configurations needs it
+
+        report.diagnostics.extend(lint_client_configs(loaded.client_configs, config))
+        sort_diagnostics(report.diagnostics)
     if loaded.duplicate_keys:
         from .duplicate_keys import duplicate_key_warnings  # only a file that repeats a key needs it
 
@@ -436,12 +465,35 @@ def _fix(request: LintRequest, files: FixFiles, outcome: LintOutcome) -> None:
             break
         outcome.loaded = request.reader.reread(outcome.loaded, total.texts, outcome.config.exclude)
         outcome.report = lint_read(outcome.loaded, outcome.config, request.progress, request.jobs)
+        _govern(outcome)
     remaining = [d for d in outcome.report.diagnostics
                  if safe_edits(d, unsafe=request.unsafe_fixes) and can_write_back(d.file)]
     reported = {id(s.diagnostic) for s in total.skipped}
     total.skipped.extend(SkippedFix(d, f"still present after {MAX_FIX_PASSES} passes of --fix")
                          for d in remaining if id(d) not in reported and any(d.file == f for f in total.files_changed))
     outcome.fixes = total
+
+
+# --------------------------------------------------------------------------- governed suppressions
+
+def _has_tables(tool: ToolContract) -> bool:
+    listed = tool.extra.get("x-toolclause-ignore") if tool.extra else None
+    return isinstance(listed, list) and any(not isinstance(entry, str) for entry in listed)
+
+
+def _govern(outcome: LintOutcome) -> None:
+    """The findings governed suppressions hide set aside (outcome.suppressed); the configuration's expired
+    entries reported (G001).  Nothing to do, and nothing imported, when no suppression is a table."""
+    config = outcome.config
+    if not config.suppressions and not any(_has_tables(tool) for tool in outcome.loaded.tools):
+        return
+    from .suppressions import expired_in_configuration, govern
+
+    outcome.report.diagnostics, outcome.suppressed = govern(outcome.report.diagnostics, config)
+    expired = expired_in_configuration(config)
+    if expired:
+        outcome.report.diagnostics.extend(expired)
+        sort_diagnostics(outcome.report.diagnostics)
 
 
 # --------------------------------------------------------------------------- a baseline
@@ -451,7 +503,7 @@ def _baseline(baseline: Baseline, outcome: LintOutcome) -> None:
 
     accepted = baseline.accepted
     if baseline.write is not None:
-        text = dumps_baseline(outcome.report.diagnostics, baseline.folder, baseline.cwd)
+        text = dumps_baseline(outcome.report.diagnostics, baseline.folder, baseline.cwd, baseline.accepted_by)
         baseline.write(text)
         accepted = parse_baseline(text, baseline.folder)
     if accepted is not None:
@@ -459,6 +511,7 @@ def _baseline(baseline: Baseline, outcome: LintOutcome) -> None:
             outcome.report.diagnostics, accepted, baseline.folder, baseline.cwd)
 
 
-__all__ = ["BATCH_TOOLS", "Baseline", "Contracts", "FixFiles", "Fixes", "Gate", "LintOutcome", "LintRequest",
+__all__ = ["BATCH_TOOLS", "Baseline", "ClientConfigText", "Contracts", "FixFiles", "Fixes", "Gate", "LintOutcome",
+           "LintRequest",
            "MAX_FIX_PASSES", "Parsed", "Paths", "Progress", "SourceReader", "Text", "fix_file", "fix_pass",
            "lint_in_batches", "lint_loaded_result", "lint_read", "resolve_config", "run", "with_texts"]

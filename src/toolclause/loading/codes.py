@@ -41,6 +41,9 @@ UNREADABLE = code_table([
                                      "not an object)"),
     UnreadableCode("server-not-listed", "a server of an MCP client configuration that could not be started, "
                                         "reached or listed"),
+    UnreadableCode("invalid-toml", "an MCP client configuration in TOML (Codex's config.toml) that is not TOML"),
+    UnreadableCode("no-servers", "an MCP client configuration with no server table in it"),
+    UnreadableCode("too-many", "an MCP client configuration with more server entries than are read"),
     UnreadableCode("unknown-input-format", "an input format toolclause does not read was named"),
     # the other contract documents (see contract_files.py)
     UnreadableCode("schema-not-object", "a handoff or state schema that is not a JSON object"),

@@ -1,7 +1,8 @@
 """MCP client configurations as sources: the servers Claude Desktop, Cursor and VS Code start.
 
 `claude_desktop_config.json` and `.cursor/mcp.json` list servers under `mcpServers`,
-`.vscode/mcp.json` under `servers` (and a VS Code `settings.json` under `mcp.servers`);
+`.vscode/mcp.json` under `servers` (and a VS Code `settings.json` under `mcp.servers`),
+Codex's `config.toml` under `[mcp_servers.NAME]`, Zed's settings under `context_servers`;
 each server is a command (`command`, `args`, `env`) or an address (`url`, `headers`,
 VS Code's `type: "http"`).  VS Code files may hold comments and trailing commas.
 `${env:NAME}`, `${workspaceFolder}` and `${userHome}` are filled in as the clients do;
@@ -22,6 +23,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from .jsonc import blank_jsonc
 
 CONFIG_PREFIX = "config:"
 _VARIABLE = re.compile(r"\$\{([^}]*)\}")
@@ -46,9 +49,15 @@ def read_mcp_config(path: str | Path) -> list[ConfiguredServer]:
     except (OSError, UnicodeDecodeError) as exc:
         raise ValueError(f"{path}: cannot read: {getattr(exc, 'strerror', None) or exc}") from None
     try:
-        document = json.loads(_strip_jsonc(text))
-    except (ValueError, RecursionError) as exc:
-        raise ValueError(f"{path}: not a JSON MCP client configuration: {exc}") from None
+        if path.suffix.lower() == ".toml":  # Codex's config.toml
+            import tomllib
+
+            document = tomllib.loads(text)
+        else:
+            document = json.loads(blank_jsonc(text))
+    except (ValueError, RecursionError) as exc:  # tomllib.TOMLDecodeError is a ValueError
+        kind = "TOML" if path.suffix.lower() == ".toml" else "JSON"
+        raise ValueError(f"{path}: not a {kind} MCP client configuration: {exc}") from None
     servers = configured_servers(document)
     if servers is None:
         raise ValueError(f"{path}: no MCP servers: a client configuration lists them under \"mcpServers\" "
@@ -62,7 +71,8 @@ def configured_servers(document: Any) -> Mapping[str, Any] | None:
     """The `{name: server}` table of a client configuration document, or None when it is not one."""
     if not isinstance(document, dict):
         return None
-    for table in (document.get("mcpServers"), document.get("servers"),
+    for table in (document.get("mcpServers"), document.get("servers"), document.get("mcp_servers"),
+                  document.get("context_servers"),
                   (document.get("mcp") or {}).get("servers") if isinstance(document.get("mcp"), dict) else None):
         if isinstance(table, dict):
             return table
@@ -77,9 +87,10 @@ def _server(name: str, entry: Any, workspace: Path) -> ConfiguredServer:
     except ValueError as exc:
         return ConfiguredServer(name, problem=str(exc))
     kind = entry.get("type")
-    url = entry.get("url", entry.get("serverUrl"))
+    url = entry.get("url", entry.get("serverUrl", entry.get("httpUrl")))  # Windsurf's, Gemini CLI's
     if isinstance(url, str) and kind in (None, "http", "streamable-http", "sse"):
-        headers = entry.get("headers") if isinstance(entry.get("headers"), dict) else {}
+        headers = entry.get("headers", entry.get("http_headers"))  # Codex's
+        headers = headers if isinstance(headers, dict) else {}
         if kind == "sse":
             return ConfiguredServer(name, url=url, problem="an SSE server (type \"sse\"): only Streamable HTTP "
                                                            "is read")
@@ -115,29 +126,3 @@ def _filled(value: Any, workspace: Path) -> Any:
         raise ValueError(f"needs ${{{variable}}}, which only the client can fill in")
 
     return _VARIABLE.sub(fill, value)
-
-
-def _strip_jsonc(text: str) -> str:
-    """JSON with comments (`//`, `/* */`) and trailing commas, as VS Code writes it, as plain JSON."""
-    out: list[str] = []
-    i, n = 0, len(text)
-    while i < n:
-        char = text[i]
-        if char == '"':
-            end = i + 1
-            while end < n and text[end] != '"':
-                end += 2 if text[end] == "\\" else 1
-            out.append(text[i:end + 1])
-            i = end + 1
-        elif text.startswith("//", i):
-            end = text.find("\n", i)
-            i = n if end < 0 else end
-        elif text.startswith("/*", i):
-            end = text.find("*/", i + 2)
-            i = n if end < 0 else end + 2
-        elif char == "," and re.match(r"\s*(//[^\n]*\n\s*|/\*.*?\*/\s*)*[}\]]", text[i + 1:], re.S):
-            i += 1  # a trailing comma
-        else:
-            out.append(char)
-            i += 1
-    return "".join(out)

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..model import Fixture, SchemaDocument, ToolContract, Unreadable
+
+if TYPE_CHECKING:
+    from .client_configs import ClientConfig
 
 
 @dataclass(frozen=True)
@@ -36,6 +39,7 @@ class LoadResult:
     states: list[SchemaDocument] = field(default_factory=list)
     fixtures: list[Fixture] = field(default_factory=list)  # fixture files; see contract_files.every_fixture
     duplicate_keys: list[DuplicateKey] = field(default_factory=list)  # reported as warnings, the file still read
+    client_configs: list[ClientConfig] = field(default_factory=list)  # MCP client configurations (family M rules)
 
     def extend(self, other: LoadResult) -> None:
         self.tools.extend(other.tools)
@@ -46,3 +50,4 @@ class LoadResult:
         self.states.extend(other.states)
         self.fixtures.extend(other.fixtures)
         self.duplicate_keys.extend(other.duplicate_keys)
+        self.client_configs.extend(other.client_configs)

@@ -28,7 +28,9 @@ MAX_NESTING = 500
 MAX_ALIAS_NODES = 100_000
 """How many nodes YAML aliases may add to a document when expanded; past it the document is an alias bomb."""
 
-SUFFIXES = {".json": "json", ".jsonl": "jsonl", ".ndjson": "jsonl", ".yaml": "yaml", ".yml": "yaml"}
+# .jsonc: JSON with comments and trailing commas (as editors write settings), read with every position kept
+SUFFIXES = {".json": "json", ".jsonc": "jsonc", ".jsonl": "jsonl", ".ndjson": "jsonl", ".yaml": "yaml",
+            ".yml": "yaml"}
 
 
 # a string (to its closing quote, or to the end of an unterminated one), or a run of text that is neither a
@@ -138,12 +140,17 @@ def _number_too_long(exc: ValueError, file: str) -> Unreadable:
 
 def parse_document(text: str, file: str, kind: str, duplicates: list[DuplicateKey] | None = None
                    ) -> tuple[Any, Any, Unreadable | None]:
-    """(document, its lazy pointer → position locator, None) for JSON or YAML text, or (None, None, the problem)."""
+    """(document, its lazy pointer → position locator, None) for JSON, JSON with comments (`jsonc`) or YAML text,
+    or (None, None, the problem)."""
     if kind == "yaml":
         tree, problem = parse_yaml(text, file)
         if problem:
             return None, None, problem
         return _plain(tree), lazy_locator(lambda: yaml_positions(tree)), None
+    if kind == "jsonc":  # comments and trailing commas blanked in place: offsets stay the file's own
+        from .jsonc import blank_jsonc
+
+        text = blank_jsonc(text)
     doc, problem = parse_json(text, file, duplicates)
     if problem:
         return None, None, problem
@@ -330,7 +337,7 @@ def _scalar(value: Any) -> Any:
 
 
 def detect_kind(path: str, text: str) -> str:
-    """'json', 'jsonl' or 'yaml', from the file name, else from the text.
+    """'json', 'jsonc', 'jsonl' or 'yaml', from the file name, else from the text.
 
     A `.json` file whose first line is a complete JSON value followed by more
     lines is JSON Lines (BFCL ships its data that way).
@@ -355,4 +362,6 @@ def load_text(text: str, file: str, kind: str | None = None, input_format: str |
         return load_jsonl_lines(text.splitlines(), file, input_format)
     if kind == "yaml":
         return load_yaml_text(text, file, input_format)
+    if kind == "jsonc":
+        return _load_document_text(text, file, "jsonc", input_format)
     return load_json_text(text, file, input_format)

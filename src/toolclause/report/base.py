@@ -8,11 +8,15 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import PurePath
+from typing import TYPE_CHECKING
 
 from .. import _lazy_re as re
 from ..linting.engine import LintReport
 from ..linting.run import Fixes
 from ..model import Diagnostic, Severity
+
+if TYPE_CHECKING:
+    from ..linting.suppressions import Suppressed
 
 
 @dataclass
@@ -47,6 +51,8 @@ class LintRun:
     statistics: bool = False  # --statistics: a count per code after the findings
     notes: list[str] = field(default_factory=list)  # advice about the run itself (an old baseline)
     fail_on: str = "error"  # --fail-on: the findings that fail the run (JUnit shows only those as failures)
+    # --show-suppressed: what governed suppressions hid, with the suppression (None: not asked for)
+    suppressed: list[Suppressed] | None = None
 
     def relative_path(self, file: str | None) -> str:
         """A path for reports that want one relative to the working directory, '/' separated."""

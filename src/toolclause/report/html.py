@@ -97,7 +97,9 @@ def _finding(d: Diagnostic, sources: _Sources, shown: str) -> str:
         parts.append(f'<p class="fix">Fix: {_e(d.fix.description)} <span class="muted">({kind})</span></p>')
     if d.pointer:
         parts.append(f'<p class="pointer muted">at <code>{_e(d.pointer)}</code></p>')
-    parts.append(_quote(d, sources.lines(d.file)))
+    rule = BY_CODE.get(d.code)
+    if rule is None or not rule.client_config:  # a client configuration holds credentials beside what is found
+        parts.append(_quote(d, sources.lines(d.file)))
     parts.append("</li>")
     return "".join(parts)
 

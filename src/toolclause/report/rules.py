@@ -19,7 +19,8 @@ from rich.table import Table
 from ..rules import ALL_RULES
 from ..rules.base import Rule
 from ..rules.docs import SECTIONS, parse_doc
-from ..rules.measured import RATIONALE, measured_line, of_code, precision_cell
+from ..rules.measured import measured_line, of_code, precision_cell, rationale
+from ..rules.owasp import named
 from ..suggest import closest
 from .base import first_sentence
 
@@ -39,10 +40,12 @@ def rule_record(rule: type[Rule], with_documentation: bool = False) -> dict[str,
         "fixable": bool(rule.fixable),
         "summary": rule.summary(),
     }
+    if rule.tags:  # the OWASP MCP Top 10 IDs of a security rule
+        record["tags"] = list(rule.tags)
     if with_documentation:
         record["documentation"] = parse_doc(rule).sections
         record["measured"] = of_code(rule.code)
-        record["severityRationale"] = RATIONALE[rule.severity.label]
+        record["severityRationale"] = rationale(rule)
     return record
 
 
@@ -103,18 +106,21 @@ def documentation_text(rule: type[Rule], color: bool) -> str:
     doc = parse_doc(rule)
     targets = ", ".join(sorted(rule.targets)) or "every target (portable)"
     facts = f"severity: {rule.severity.label}   fixable: {'yes' if rule.fixable else 'no'}   targets: {targets}"
-    why = f"severity {RATIONALE[rule.severity.label]}"
-    measured = f"measured {measured_line(rule.code)}"
+    why = f"severity {rationale(rule)}"
+    measured = f"measured {measured_line(rule.code, rule.client_config)}"
+    owasp = [f"OWASP MCP Top 10: {'; '.join(named(rule.tags))}"] if rule.tags else []
     if color:
         console, buffer = _console(color)
         console.print(f"[bold]{rule.code}[/bold]  {rule.name}")
         console.print(facts, style="dim")
         console.print(why, style="dim")
         console.print(measured, style="dim")
+        for line in owasp:
+            console.print(line, style="dim")
         body = "\n\n".join(f"## {title}\n{doc.sections[title]}" for title in _ordered(doc.sections))
         console.print(Markdown(body))
         return buffer.getvalue()
-    lines = [f"{rule.code}  {rule.name}", facts, why, measured]
+    lines = [f"{rule.code}  {rule.name}", facts, why, measured, *owasp]
     for title in _ordered(doc.sections):
         lines += ["", title, "-" * len(title), *_plain_section(doc.sections[title])]
     return "\n".join(lines) + "\n"

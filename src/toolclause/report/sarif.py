@@ -1,9 +1,10 @@
 """`--format sarif`: SARIF 2.1.0, for GitHub code scanning and other SARIF viewers.
 
 Every rule of the catalogue is described in `tool.driver.rules` (from its
-documentation, with `helpUri` where that documentation is published, and for a
+documentation, with `helpUri` where that documentation is published, for a
 provider rule the provider documentation it relies on under its help text and
-`properties.references`); each finding is a result that names its file (relative, under
+`properties.references`, and for a security rule `properties.tags`: `security` and
+its OWASP MCP Top 10 IDs as `owasp-mcp/MCP03:2025`); each finding is a result that names its file (relative, under
 %SRCROOT%), its line and column when known, the tool as a logical location and
 the JSON Pointer as a property.  `partialFingerprints` use the same identity as
 the baseline (code, file, tool name, pointer inside the tool, fingerprint of
@@ -25,6 +26,7 @@ from ..model import Diagnostic, Severity
 from ..rules import ALL_RULES
 from ..rules.base import Rule
 from ..rules.docs import REFERENCES, REPOSITORY, documentation_url, parse_doc, references
+from ..rules.owasp import sarif_tags
 from .base import LintRun, first_sentence, value_encoder
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -53,6 +55,8 @@ def _rule_descriptor(rule: type[Rule]) -> dict[str, Any]:
     }
     if cited:
         descriptor["properties"]["references"] = cited
+    if rule.tags:  # code scanning groups alerts by these: `security`, `owasp-mcp/MCP03:2025`
+        descriptor["properties"]["tags"] = sarif_tags(rule.tags)
     return descriptor
 
 

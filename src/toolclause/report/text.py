@@ -121,6 +121,22 @@ def _fix_lines(run: LintRun, paint: _Painter) -> list[str]:
     return out
 
 
+def _suppressed_lines(run: LintRun, paint: _Painter) -> list[str]:
+    """--show-suppressed: each finding a governed suppression hid, and who hid it, why and until when."""
+    if run.suppressed is None:
+        return []
+    out = [paint(f"Suppressed ({len(run.suppressed)}):", "bold")]
+    for hidden in run.suppressed:
+        d, by = hidden.diagnostic, hidden.by
+        until = f" until {by.until.isoformat()}" if by.until else " with no end date"
+        owner = f" by {_safe(by.owner)}" if by.owner else " by no named owner"
+        reason = f": {_safe(by.reason)}" if by.reason else ""
+        out.append(f"  {d.file}:{_position(d)}  {d.code}  {_safe(d.tool or '')}  {_safe(d.message)}")
+        out.append(paint(f"      suppressed{owner}{until}{reason} ({by.file or ''}{by.pointer and ' ' + by.pointer})",
+                         "dim"))
+    return out + [""]
+
+
 def render(run: LintRun, *, color: bool = False) -> str:
     paint = _Painter(color)
     lines: list[str] = []
@@ -142,6 +158,7 @@ def render(run: LintRun, *, color: bool = False) -> str:
                 lines.extend(_diagnostic_lines(d, width, paint))
         lines.append("")
     lines.extend(_fix_lines(run, paint))
+    lines.extend(_suppressed_lines(run, paint))
     if run.baseline_written:
         lines.append(f"Wrote the baseline {run.baseline_written}")
     lines.extend(paint(note, "yellow") for note in run.notes)

@@ -29,14 +29,31 @@ def load_rules(entries: Iterable[RuleEntry]) -> list[type[Rule]]:
     return [entry.load() for entry in entries]
 
 
+_USER_TAGS: dict[str, tuple[str, ...]] = {}  # the tags of the configured user rules (plugins, rule packs)
+
+
+def register_tags(code: str, tags: tuple[str, ...]) -> None:
+    """Make a user rule's tags known to the reports (its code clashes with no built-in rule's)."""
+    if tags:
+        _USER_TAGS[code] = tuple(tags)
+
+
+def tags_of(code: str) -> tuple[str, ...]:
+    """The OWASP MCP Top 10 IDs of a rule's findings (read from the index: no rule is imported)."""
+    entry = _ENTRIES.get(code)
+    return entry.tags if entry is not None else _USER_TAGS.get(code, ())
+
+
 def rule_class(code: str) -> type[Rule]:
     """The rule with this code (KeyError for a code no rule has)."""
     return _ENTRIES[code].load()
 
 
 def _registry() -> tuple[type[Rule], ...]:
+    from .clients import RULES as CLIENT_RULES
     from .consistency import RULES as CONSISTENCY_RULES
     from .description import RULES as DESCRIPTION_RULES
+    from .governance import RULES as GOVERNANCE_RULES
     from .naming import RULES as NAMING_RULES
     from .provider import RULES as PROVIDER_RULES
     from .result import RULES as RESULT_RULES
@@ -55,6 +72,8 @@ def _registry() -> tuple[type[Rule], ...]:
         *SAFETY_RULES,
         *WIDGET_RULES,
         *RESULT_RULES,
+        *GOVERNANCE_RULES,
+        *CLIENT_RULES,
     )
 
 
@@ -69,4 +88,5 @@ def __getattr__(name: str) -> Any:
     return globals()[name]
 
 
-__all__ = ["ALL_RULES", "BY_CODE", "CODES", "INDEX", "Rule", "RuleEntry", "load_rules", "rule_class"]
+__all__ = ["ALL_RULES", "BY_CODE", "CODES", "INDEX", "Rule", "RuleEntry", "load_rules", "register_tags", "rule_class",
+           "tags_of"]

@@ -21,11 +21,14 @@ class RuleEntry(NamedTuple):  # a NamedTuple: made in a tenth of a dataclass's t
     where: str  # "module:Class"; a module starting with "." is inside toolclause.rules
     targets: frozenset[str] = frozenset()
     binding_only: bool = False
+    client_config: bool = False  # runs on MCP client configuration files, never on tools (family M)
+    tags: tuple[str, ...] = ()  # OWASP MCP Top 10 IDs (reports carry them without importing the rule)
 
     @classmethod
     def of(cls, rule: type[Rule]) -> RuleEntry:
         """The entry of a rule class already imported (a test's own rule; the check of this index)."""
-        return cls(rule.code, f"{rule.__module__}:{rule.__qualname__}", rule.targets, rule.binding_only)
+        return cls(rule.code, f"{rule.__module__}:{rule.__qualname__}", rule.targets, rule.binding_only,
+                   rule.client_config, rule.tags)
 
     @property
     def module(self) -> str:
@@ -85,16 +88,16 @@ INDEX: tuple[RuleEntry, ...] = (
     RuleEntry("P005", ".provider.p005_too_many_tools:TooManyTools"),
     RuleEntry("P006", ".provider.p006_schema_too_large:SchemaTooLarge"),
     RuleEntry("P007", ".provider.p007_mcp_invalid_tool:McpInvalidTool", frozenset({"mcp"})),
-    RuleEntry("X001", ".safety.x001_god_tool:GodTool"),
+    RuleEntry("X001", ".safety.x001_god_tool:GodTool", tags=("MCP02:2025",)),
     RuleEntry("X002", ".safety.x002_missing_idempotency_key:MissingIdempotencyKey"),
     RuleEntry("X003", ".safety.x003_irreversible_without_confirmation:IrreversibleWithoutConfirmation"),
     RuleEntry("X004", ".safety.x004_read_tool_not_annotated:ReadToolNotAnnotated"),
-    RuleEntry("X005", ".safety.x005_contradictory_annotations:ContradictoryAnnotations"),
+    RuleEntry("X005", ".safety.x005_contradictory_annotations:ContradictoryAnnotations", tags=("MCP03:2025",)),
     RuleEntry("X006", ".safety.x006_destructive_not_annotated:DestructiveNotAnnotated"),
-    RuleEntry("X007", ".safety.x007_tool_poisoning:ToolPoisoning"),
-    RuleEntry("X008", ".safety.x008_cross_tool_instruction:CrossToolInstruction"),
-    RuleEntry("X009", ".safety.x009_unrestricted_execution:UnrestrictedExecution"),
-    RuleEntry("X010", ".safety.x010_sensitive_output:SensitiveOutput"),
+    RuleEntry("X007", ".safety.x007_tool_poisoning:ToolPoisoning", tags=("MCP03:2025", "MCP06:2025")),
+    RuleEntry("X008", ".safety.x008_cross_tool_instruction:CrossToolInstruction", tags=("MCP03:2025", "MCP06:2025")),
+    RuleEntry("X009", ".safety.x009_unrestricted_execution:UnrestrictedExecution", tags=("MCP05:2025",)),
+    RuleEntry("X010", ".safety.x010_sensitive_output:SensitiveOutput", tags=("MCP01:2025", "MCP10:2025")),
     RuleEntry("W001", ".widgets.w001_template_not_found:TemplateNotFound"),
     RuleEntry("W002", ".widgets.w002_widget_mime_type:WidgetMimeType"),
     RuleEntry("W003", ".widgets.w003_widget_csp:WidgetCsp"),
@@ -102,4 +105,12 @@ INDEX: tuple[RuleEntry, ...] = (
     RuleEntry("R001", ".result.r001_unstructured_error:UnstructuredError", binding_only=True),
     RuleEntry("R002", ".result.r002_output_schema_mismatch:OutputSchemaMismatch"),
     RuleEntry("R003", ".result.r003_default_mismatch:DefaultMismatch", binding_only=True),
+    RuleEntry("G001", ".governance.g001_expired_suppression:ExpiredSuppression"),
+    RuleEntry("G002", ".governance.g002_invalid_suppression:InvalidSuppression"),
+    RuleEntry("M001", ".clients.m001_literal_credential:LiteralCredential", client_config=True, tags=("MCP01:2025",)),
+    RuleEntry("M002", ".clients.m002_unpinned_runner:UnpinnedRunner", client_config=True, tags=("MCP04:2025",)),
+    RuleEntry("M003", ".clients.m003_plain_http_remote:PlainHttpRemote",
+              client_config=True, tags=("MCP01:2025", "MCP07:2025")),
+    RuleEntry("M004", ".clients.m004_shell_wrapper:ShellWrapper",
+              client_config=True, tags=("MCP05:2025", "MCP04:2025")),
 )

@@ -19,6 +19,9 @@ wants and the engine calls it only for those:
                  needs of each tool, made in that tool's turn, then the list judged
                  from those
     check_depth_limit() runs where the walk of a schema stopped because it was nested too deep
+    check_config() runs once per MCP client configuration file (family M, `client_config = True`):
+                 those rules read the file's own document, never a tool, and their findings'
+                 pointers are into that document
 
 A rule yields `Finding`s with canonical pointers ("/inputSchema/properties/x");
 the engine adds the code, severity, tool, file, original pointer and position.
@@ -40,12 +43,15 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from ..model import Fix, Severity, ToolContract
 from ..schema.refs import MISSING, value_at
 from ..schema.walk import NodeKind, SchemaNode
 from .options import rule_options
+
+if TYPE_CHECKING:
+    from ..loading.client_configs import ClientConfig
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,6 +153,13 @@ class Rule:
     # in the catalogue, but runs through its module's `check_binding(contract, fn)`
     # where a function is bound, never on contract files.
     binding_only: ClassVar[bool] = False
+    # Why it has its severity, where the catalogue's meaning of the level does not say it (rules.measured)
+    severity_rationale: ClassVar[str | None] = None
+    # The risks its findings are instances of: OWASP MCP Top 10 IDs ("MCP03:2025", see rules/owasp.py)
+    tags: ClassVar[tuple[str, ...]] = ()
+    # A rule on MCP client configuration files (family M): it runs through check_config() on the
+    # configurations a run reads (`--mcp-config`), never on tools.
+    client_config: ClassVar[bool] = False
 
     keywords: ClassVar[frozenset[str]] = frozenset()
     node_kinds: ClassVar[frozenset[NodeKind]] = frozenset()
@@ -201,6 +214,10 @@ class Rule:
     def _summarised(self, tools: Sequence[ToolContract], ctx: LintContext) -> Iterable[tuple[ToolContract, Finding]]:
         return self.check_summaries(tools, [self.summarise_member(tool, ctx) for tool in tools], ctx)
 
+    def check_config(self, config: ClientConfig, ctx: LintContext) -> Iterable[Finding]:
+        """Findings on one MCP client configuration (pointers into its document)."""
+        return ()
+
     def check_depth_limit(self, pointer: str, tool: ToolContract, ctx: LintContext) -> Iterable[Finding]:
         """Findings for a schema whose walk stopped at `pointer` (the first subschema nested too deep)."""
         return ()
@@ -253,3 +270,16 @@ def iter_texts(tool: ToolContract) -> Iterator[tuple[str, str]]:
         yield "/description", tool.description
     if isinstance(tool.title, str):
         yield "/title", tool.title
+
+
+def server_texts_once(tools: Sequence[ToolContract]) -> Iterator[tuple[ToolContract, str, str, str]]:
+    """(the first tool of its server, pointer in the listing, text, what it is) for what each server gives the
+    model besides its tools (instructions, prompts, resources): its tools share those texts, read once."""
+    done: set[int] = set()
+    for tool in tools:
+        texts = tool.origin.server_texts
+        if not texts or id(texts) in done:
+            continue
+        done.add(id(texts))
+        for pointer, text, where in texts:
+            yield tool, pointer, text, where

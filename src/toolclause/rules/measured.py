@@ -11,7 +11,10 @@ from __future__ import annotations
 import json
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .base import Rule
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "precision.json"
 LEAST_JUDGED = 5  # fewer judged findings than this say too little to quote a ratio
@@ -22,6 +25,25 @@ RATIONALE = {
     "warning": "warning: the tool works, but models will misuse it; a careful author fixes it",
     "info": "info: a suggestion; the tool is not wrong without it",
 }
+
+# the same levels for the rules on MCP client configurations (family M), which judge a user's file, not a tool
+CLIENT_CONFIG_RATIONALE = {
+    "error": "error: anyone who can read the file can act with what it holds",
+    "warning": "warning: it leaves a way in (a moving package, a clear-text channel, a shell); "
+               "a careful user closes it",
+    "info": "info: a suggestion; the configuration is not wrong without it",
+}
+CLIENT_CONFIGS_MEASURED = ("on MCP client configurations written as the clients' documentation shows them, with "
+                           "problems planted (tests/data/client_configs, docs/precision.md): every planted one found, "
+                           "nothing else reported")
+
+
+def rationale(rule: type[Rule]) -> str:
+    """Why the rule has its severity, in the words of what it judges."""
+    if rule.severity_rationale:
+        return rule.severity_rationale
+    table = CLIENT_CONFIG_RATIONALE if rule.client_config else RATIONALE
+    return table[rule.severity.label]
 
 
 @cache
@@ -48,8 +70,11 @@ def precision_cell(code: str) -> str:
     return f"{right / judged:.2f} ({judged})" if judged >= LEAST_JUDGED else "-"
 
 
-def measured_line(code: str) -> str:
-    """One line: how the code's findings were judged on real servers, at each severity it reports."""
+def measured_line(code: str, client_config: bool = False) -> str:
+    """One line: how the code's findings were judged on real servers, at each severity it reports (for a rule on
+    client configurations, what they were measured on instead)."""
+    if client_config:
+        return CLIENT_CONFIGS_MEASURED
     where = measurements().get("measured_on", {})
     parts = []
     for severity in ("error", "warning", "info"):
@@ -69,4 +94,5 @@ def measured_line(code: str) -> str:
     return f"on {servers} real MCP servers ({tools:,} tools), judged blind: " + "; ".join(parts)
 
 
-__all__ = ["RATIONALE", "measured_line", "measurements", "of_code", "precision_cell"]
+__all__ = ["CLIENT_CONFIGS_MEASURED", "CLIENT_CONFIG_RATIONALE", "RATIONALE", "measured_line", "measurements",
+           "of_code", "precision_cell", "rationale"]

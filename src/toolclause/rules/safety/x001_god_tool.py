@@ -100,6 +100,7 @@ class GodTool(Rule):
     code = "X001"
     name = "god-tool"
     severity = Severity.WARNING
+    tags = ("MCP02:2025",)  # OWASP MCP Top 10 (see rules/owasp.py)
     CONF = {"max-jobs": int}
     DEFAULT = {"max-jobs": 5}
 

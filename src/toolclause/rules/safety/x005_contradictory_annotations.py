@@ -81,6 +81,7 @@ class ContradictoryAnnotations(Rule):
     code = "X005"
     name = "contradictory-annotations"
     severity = Severity.ERROR
+    tags = ("MCP03:2025",)  # OWASP MCP Top 10 (see rules/owasp.py)
 
     def check_tool(self, tool: ToolContract, ctx: LintContext) -> Iterable[Finding]:
         read_only = hint(tool, "readOnlyHint")

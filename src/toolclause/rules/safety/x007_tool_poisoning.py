@@ -72,7 +72,7 @@ from collections.abc import Iterable, Sequence
 from ... import _lazy_re as re
 from ...lexicon import identifier_words
 from ...model import Severity, ToolContract
-from ..base import Finding, LintContext, Rule
+from ..base import Finding, LintContext, Rule, server_texts_once
 from . import _poisoning as p
 from ._texts import Text, text_and_words, tool_texts
 
@@ -194,22 +194,17 @@ class ToolPoisoning(Rule):
     code = "X007"
     name = "tool-poisoning"
     severity = Severity.ERROR
+    tags = ("MCP03:2025", "MCP06:2025")  # OWASP MCP Top 10 (see rules/owasp.py)
 
     def check_tools(self, tools: Sequence[ToolContract], ctx: LintContext) -> Iterable[tuple[ToolContract, Finding]]:
         """What the server gives the model besides its tools (instructions, prompts, resources), once per list,
         reported on the list's first tool."""
-        done: set[int] = set()
-        for tool in tools:
-            texts = tool.origin.server_texts
-            if not texts or id(texts) in done:
-                continue
-            done.add(id(texts))
-            for pointer, text, where in texts:
-                problem = detect(Text(pointer, text, where), False)
-                if problem is not None:
-                    yield tool, Finding("", (
-                        f"{where} ({pointer} in the listing) {problem}; the model reads it as an instruction and the "
-                        f"user never sees it — remove it, and do not install this server until it is explained"))
+        for tool, pointer, text, where in server_texts_once(tools):
+            problem = detect(Text(pointer, text, where), False)
+            if problem is not None:
+                yield tool, Finding("", (
+                    f"{where} ({pointer} in the listing) {problem}; the model reads it as an instruction and the "
+                    f"user never sees it — remove it, and do not install this server until it is explained"))
 
     def check_tool(self, tool: ToolContract, ctx: LintContext) -> Iterable[Finding]:
         if not p.suspicious(*text_and_words(tool, ctx)):

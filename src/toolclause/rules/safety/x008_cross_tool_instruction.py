@@ -147,6 +147,7 @@ class CrossToolInstruction(Rule):
     code = "X008"
     name = "cross-tool-instruction"
     severity = Severity.WARNING
+    tags = ("MCP03:2025", "MCP06:2025")  # OWASP MCP Top 10 (see rules/owasp.py)
 
     def check_tool(self, tool: ToolContract, ctx: LintContext) -> Iterable[Finding]:
         # orders about how the model runs need no other tool: checked with each tool's own rules

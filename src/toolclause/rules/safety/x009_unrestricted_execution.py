@@ -128,6 +128,7 @@ class UnrestrictedExecution(Rule):
     code = "X009"
     name = "unrestricted-execution"
     severity = Severity.INFO
+    tags = ("MCP05:2025",)  # OWASP MCP Top 10 (see rules/owasp.py)
 
     def check_tool(self, tool: ToolContract, ctx: LintContext) -> Iterable[Finding]:
         if not isinstance(tool.name, str):

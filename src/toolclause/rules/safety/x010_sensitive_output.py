@@ -122,6 +122,7 @@ class SensitiveOutput(Rule):
     code = "X010"
     name = "sensitive-output"
     severity = Severity.WARNING
+    tags = ("MCP01:2025", "MCP10:2025")  # OWASP MCP Top 10 (see rules/owasp.py)
     node_kinds = frozenset({NodeKind.PROPERTY})
     roles = frozenset({"output"})
 

@@ -1,0 +1,1 @@
+"""ACME's toolclause rules (a worked example of a plugin: see README.md)."""
