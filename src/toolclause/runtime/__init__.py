@@ -14,7 +14,8 @@ from __future__ import annotations
 from ..stores import PersistenceError, StoreURL
 from .envelope import Result
 from .errors import CODES, CallError, ToolboxConfigError, ToolclauseRuntimeError, ToolError, ToolRegistrationError
+from .reply import Reply
 from .toolbox import Toolbox
 
-__all__ = ["CODES", "CallError", "PersistenceError", "Result", "StoreURL", "ToolError", "ToolRegistrationError",
-           "Toolbox", "ToolboxConfigError", "ToolclauseRuntimeError"]
+__all__ = ["CODES", "CallError", "PersistenceError", "Reply", "Result", "StoreURL", "ToolError",
+           "ToolRegistrationError", "Toolbox", "ToolboxConfigError", "ToolclauseRuntimeError"]
