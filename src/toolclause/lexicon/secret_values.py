@@ -27,7 +27,7 @@ _CARD = re.compile(r"(?<![\d-])[3-6]\d{3}(?:[ -]?\d){9,15}(?![\d-])")
 _RESIDENT = re.compile(r"(?<!\d)(\d{2})(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])(-?)([1-8])\d{6}(?!\d)")
 # a cheap first look: a value with none of these cannot hold any of the secrets above
 _ANY = re.compile(r"sk-|sk_live_|rk_live_|AKIA|gh[pousr]_|xox[abprs]-|PRIVATE KEY|AIza|whsec_|[Bb][Ee][Aa][Rr][Ee][Rr]"
-                  r"|eyJ|\d{6}")
+                  r"|eyJ|\d{6}|\d{4}[ -]\d{4}")
 
 KINDS = {"credential": "an API key or credential", "live_key": "a live API key", "bearer": "a bearer token",
          "jwt": "a signed token (JWT)", "card": "a card number", "resident": "a resident registration number"}
