@@ -95,7 +95,9 @@ INDEX: tuple[RuleEntry, ...] = (
     RuleEntry("W002", ".widgets.w002_widget_mime_type:WidgetMimeType"),
     RuleEntry("W003", ".widgets.w003_widget_csp:WidgetCsp"),
     RuleEntry("W004", ".widgets.w004_invocation_text_too_long:InvocationTextTooLong"),
+    RuleEntry("W005", ".widgets.w005_widget_metadata:WidgetMetadata"),
     RuleEntry("R001", ".result.r001_unstructured_error:UnstructuredError", binding_only=True),
     RuleEntry("R002", ".result.r002_output_schema_mismatch:OutputSchemaMismatch"),
     RuleEntry("R003", ".result.r003_default_mismatch:DefaultMismatch", binding_only=True),
+    RuleEntry("R004", ".result.r004_no_results_as_error:NoResultsAsError"),
 )
