@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 import sqlite3
+import sys
 import uuid
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -156,3 +158,19 @@ def test_a_widget_tool_answers_summary_data_and_widget_only_meta(env):
     failed = seen["failed"]  # a failure of a widget's tool gives the widget the envelope for its error state
     assert failed.is_error and failed.meta["toolclause/error"] == json.loads(failed.content[0].text)
     assert failed.meta["toolclause/error"]["error"]["code"] == "RESTAURANT_NOT_FOUND"
+
+
+def test_the_proxy_relays_the_summary_and_the_widget_only_meta(env, tmp_path):
+    argv = ["-m", "toolclause.cli.main", "proxy", "--server", " ".join(shlex.quote(a) for a in SERVE),
+            "--store", f"sqlite:///{tmp_path / 'proxy.db'}"]
+
+    async def through_the_proxy() -> Any:
+        params = StdioServerParameters(command=sys.executable, args=argv, env=env)
+        async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+            await session.initialize()
+            return await session.call_tool("search_restaurants", {"query": "pizza", "location": "gangnam",
+                                                                  "price_level": None})
+
+    found = anyio.run(through_the_proxy)
+    assert not found.is_error and found.content[0].text.startswith("Found 3 restaurants")
+    assert set(found.meta["restaurantsById"]) == {r["id"] for r in found.structured_content["restaurants"]}
