@@ -25,9 +25,12 @@ _BEARER = re.compile(r"\bBearer\s+[A-Za-z0-9._~+/-]{16,}=*", re.IGNORECASE)
 _JWT = re.compile(r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}")
 _CARD = re.compile(r"(?<![\d-])[3-6]\d{3}(?:[ -]?\d){9,15}(?![\d-])")
 _RESIDENT = re.compile(r"(?<!\d)(\d{2})(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])(-?)([1-8])\d{6}(?!\d)")
-# a cheap first look: a value with none of these cannot hold any of the secrets above
-_ANY = re.compile(r"sk-|sk_live_|rk_live_|AKIA|gh[pousr]_|xox[abprs]-|PRIVATE KEY|AIza|whsec_|[Bb][Ee][Aa][Rr][Ee][Rr]"
-                  r"|eyJ|\d{6}|\d{4}[ -]\d{4}")
+# a cheap first look: text with none of these cannot hold any of the secrets above.  Byte substring tests
+# (digits folded to 0 first) cost a few microseconds on a typical result, where one regex alternation —
+# which Python's engine tries at every position — costs ten times more; a hit only means the real patterns run.
+_LOOKS_LIKE = (b"sk", b"AKIA", b"gh", b"xox", b"PRIVATE", b"AIza", b"whsec", b"eyJ", b"earer", b"EARER")
+_DIGIT_RUNS = (b"000000", b"0000 0000", b"0000-0000")  # six digits in a row, or a card's 4+4 group
+_FOLD_DIGITS = bytes.maketrans(b"123456789", b"000000000")
 
 KINDS = {"credential": "an API key or credential", "live_key": "a live API key", "bearer": "a bearer token",
          "jwt": "a signed token (JWT)", "card": "a card number", "resident": "a resident registration number"}
@@ -35,7 +38,12 @@ KINDS = {"credential": "an API key or credential", "live_key": "a live API key",
 
 def may_hold_secret(text: str) -> bool:
     """False when `text` certainly holds none of the secrets `secrets_in` finds (one fast search)."""
-    return _ANY.search(text) is not None
+    raw = text.encode("utf-8", "surrogatepass")
+    for piece in _LOOKS_LIKE:
+        if piece in raw:
+            return True
+    folded = raw.translate(_FOLD_DIGITS)
+    return any(run in folded for run in _DIGIT_RUNS)
 
 
 def secrets_in(text: str) -> Iterator[tuple[int, int, str]]:

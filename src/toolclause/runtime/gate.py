@@ -42,7 +42,7 @@ from .policy import CONFIRMATION_TOKEN, DEFAULT_POLICY, CallPolicy, host_key
 from .registration import BoundTool
 from .registry import Routing, ToolRegistry
 from .reply import Reply
-from .secrets import mask_text, mask_value, report
+from .secrets import mask_value, report
 from .signature import IDEMPOTENCY_KEY, flat_json, json_data, to_json_value
 from .validation import (
     HIDDEN,
@@ -489,23 +489,15 @@ class Gate:
 
     def _masked(self, tool: BoundTool, result: Result) -> Result:
         """The success with every secret in what it carries masked, each one logged (never its value)."""
-        data, found = mask_value(result.data)
-        if found:
-            result.trace_id = result.trace_id or new_trace_id()
-            report(tool.name, "", found, result.trace_id)
-            result.data = data
-        if result.summary is not None:
-            text, kinds = mask_text(result.summary)
-            if kinds:
-                result.trace_id = result.trace_id or new_trace_id()
-                report(tool.name, "summary", [("", kind) for kind in kinds], result.trace_id)
-                result.summary = text
-        if result.meta:
-            meta, found = mask_value(result.meta)
+        for where in ("data", "summary", "meta"):
+            value = getattr(result, where)
+            if value is None:
+                continue
+            masked, found = mask_value(value)
             if found:
                 result.trace_id = result.trace_id or new_trace_id()
-                report(tool.name, "_meta", found, result.trace_id)
-                result.meta = meta
+                report(tool.name, {"data": "", "summary": "summary", "meta": "_meta"}[where], found, result.trace_id)
+                setattr(result, where, masked)
         return result
 
     def _checked_output(self, tool: BoundTool, value: Any) -> Result:

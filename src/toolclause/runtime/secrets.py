@@ -11,7 +11,6 @@ set whose results are meant to carry such values to a trusted host.
 
 from __future__ import annotations
 
-import json
 import logging
 from typing import Any
 
@@ -43,17 +42,29 @@ def mask_text(text: str) -> tuple[str, list[str]]:
 def mask_value(value: Any, pointer: str = "") -> tuple[Any, list[tuple[str, str]]]:
     """JSON data with every secret in its texts masked, and (pointer, kind) for each one found.
 
-    Data that holds nothing is returned as it is (the same object): the common case costs one
-    encode and one search of the whole text.
+    Data that holds nothing is returned as it is (the same object): the common case gathers the
+    texts once and looks at them together (`may_hold_secret`), a few microseconds.
     """
-    try:
-        whole = json.dumps(value, ensure_ascii=False, check_circular=False)
-    except (TypeError, ValueError, RecursionError):
-        whole = None
-    if whole is not None and not may_hold_secret(whole):
+    texts: list[str] = []
+    if _texts(value, texts, 0) and not may_hold_secret("\x00".join(texts)):
         return value, []
     found: list[tuple[str, str]] = []
     return _walk(value, pointer, found, 0), found
+
+
+def _texts(value: Any, out: list[str], depth: int) -> bool:
+    """Gather the strings of JSON data into `out`; False when it is too deep to gather (then walk it all)."""
+    if depth >= _MAX_DEPTH:
+        return False
+    kind = type(value)
+    items = value.values() if kind is dict else value if kind is list else (value,)
+    for item in items:
+        found = type(item)
+        if found is str:
+            out.append(item)
+        elif (found is dict or found is list) and not _texts(item, out, depth + 1):
+            return False
+    return True
 
 
 def _walk(value: Any, pointer: str, found: list[tuple[str, str]], depth: int) -> Any:
