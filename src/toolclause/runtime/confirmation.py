@@ -54,8 +54,8 @@ MIN_SECRET_BYTES = 16
 _PREFIX = "tc1."
 
 TOKEN_SCHEMA_TEMPLATE = "Filled in by the app when the user confirms {prepare}'s preview (its confirm button, or " \
-                        "the question the server asks); the model is never given one. Call {prepare} first and " \
-                        "let the user confirm."
+                        "the question the server asks); the model is never given one. Call {prepare} first, show " \
+                        "the preview to the user, and let the user confirm it."
 CONFIRMATION_META = "toolclause/confirmation"  # a preview result's _meta key: the token, for the user's side only
 WIDGET_ACCESSIBLE = "openai/widgetAccessible"  # a tool's _meta: a widget may call it (the confirm button)
 
