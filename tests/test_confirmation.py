@@ -36,7 +36,7 @@ ARGS = {"items": ["pizza"], "address": "Gangnam-daero 1"}
 def preview(box: Toolbox, args=ARGS, **options) -> str:
     result = box.call("create_order_preview", args, **options)
     assert result.ok, result
-    return result.data["confirmation"]["token"]
+    return result.meta["toolclause/confirmation"]["token"]
 
 
 def test_a_commit_runs_once_with_the_token_of_its_preview(store_url):
@@ -51,16 +51,33 @@ def test_a_commit_runs_once_with_the_token_of_its_preview(store_url):
 def test_the_same_preview_gives_the_same_token_so_one_order():
     box = make_box()
     first, second = box.call("create_order_preview", ARGS), box.call("create_order_preview", ARGS)
-    assert second.replayed and first.data["confirmation"] == second.data["confirmation"]
-    assert set(first.data["confirmation"]) == {"token", "expiresAt", "commitTool"}
-    assert first.data["confirmation"]["commitTool"] == "place_order"
+    assert second.replayed and first.meta == second.meta and first.data == second.data
+    assert set(first.meta["toolclause/confirmation"]) == {"token", "expiresAt", "commitTool", "arguments"}
+    assert first.data["confirmation"] == {"commitTool": "place_order", "confirmedBy": "user",
+                                          "expiresAt": first.meta["toolclause/confirmation"]["expiresAt"]}
+
+
+def test_the_token_is_never_in_what_the_model_reads():
+    box = make_box()
+    result = box.call("create_order_preview", ARGS, call_id="c1")
+    token = result.meta["toolclause/confirmation"]["token"]
+    mcp = result.to_mcp()
+    model_reads = [str(result.to_dict()), result.to_openai()["content"], result.to_anthropic()["content"],
+                   str(mcp["content"]), str(mcp["structuredContent"])]
+    assert all(token not in text for text in model_reads)
+    assert mcp["_meta"]["toolclause/confirmation"]["token"] == token  # the widget's part
+    # what the widget sends back is exactly the commit's arguments and the token
+    arguments = result.meta["toolclause/confirmation"]["arguments"]
+    assert arguments == {**ARGS, "confirmation_token": token}
+    assert box.call("place_order", arguments).data == {"order": 1}
+    assert box.call("place_order", arguments).replayed and box.orders == [["pizza"]]
 
 
 def test_no_token_a_forged_token_and_changed_arguments():
     box = make_box()
     missing = box.call("place_order", ARGS)
-    assert missing.error.code == "CONFIRMATION_REQUIRED" and missing.error.user_action == "confirm"
-    assert "create_order_preview" in missing.error.message
+    assert missing.error.code == "CONFIRMATION_REQUIRED" and missing.error.user_action == "ask_user"
+    assert "create_order_preview" in missing.error.message and "do not retry" in missing.error.message
     token = preview(box)
     forged = token[:-4] + ("AAAA" if not token.endswith("AAAA") else "BBBB")
     assert box.call("place_order", {**ARGS, "confirmation_token": forged}).error.code == "CONFIRMATION_REQUIRED"
@@ -128,6 +145,9 @@ def test_the_commit_contract_says_what_it_is():
     assert "confirmation_token" in contract.input_schema["properties"]
     assert "confirmation_token" not in contract.input_schema.get("required", [])
     assert "confirmation" in box.contract("create_order_preview").output_schema["properties"]
+    assert "token" not in box.contract("create_order_preview").output_schema["properties"]["confirmation"][
+        "properties"]
+    assert contract.meta == {"openai/widgetAccessible": True}  # the preview's widget may call it
 
 
 def test_a_secret_is_required_outside_development_mode(monkeypatch):

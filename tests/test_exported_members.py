@@ -21,8 +21,8 @@ import toolclause
 
 INIT = Path(toolclause.__file__)
 FUNCTIONS = {"load", "lint", "export", "diff", "route", "to_provider"}
-CLASSES = {"Toolbox", "ToolError", "ToolRegistrationError", "Result", "Diagnostic", "DiffReport", "ExportResult",
-           "LintConfig", "LintReport", "Loss", "ProviderSchema", "Severity", "ToolContract"}
+CLASSES = {"Toolbox", "ToolError", "ToolRegistrationError", "Result", "Reply", "Diagnostic", "DiffReport",
+           "ExportResult", "LintConfig", "LintReport", "Loss", "ProviderSchema", "Severity", "ToolContract"}
 
 
 def public_attributes(module: types.ModuleType) -> set[str]:

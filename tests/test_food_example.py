@@ -62,7 +62,7 @@ def test_every_tool_is_listed_and_every_error_arrives_as_a_tool_error(env):
             tools = [t.model_dump(by_alias=True, exclude_none=True) for t in (await session.list_tools()).tools]
             call = session.call_tool
             preview = await call("create_order_preview", CART)
-            token = preview.structured_content["confirmation"]["token"]
+            token = preview.meta["toolclause/confirmation"]["token"]
             key = str(uuid.uuid4())
             placed = await call("place_order", {**CART, "confirmation_token": token, "idempotency_key": key})
             order_id = placed.structured_content["order_id"]

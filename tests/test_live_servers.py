@@ -107,7 +107,9 @@ def test_a_poisoned_server_is_caught(pids):
 def test_widget_rules_see_the_servers_resources(pids):
     report = lint_json("--server", command("widgets_broken"), "--select", "W")
     found = {d["code"]: d for d in report["diagnostics"]}
-    assert set(found) == {"W001", "W002", "W003", "W004"}
+    assert set(found) == {"W001", "W002", "W003", "W004", "W005"}
+    widget_settings = [d["message"] for d in report["diagnostics"] if d["code"] == "W005"]
+    assert any('"chatgpt.com/widgets", not an origin' in m for m in widget_settings), widget_settings
     assert "did you mean 'ui://widget/board.html'?" in found["W001"]["message"]
     assert found["W001"]["pointer"] == "/tools/0/_meta/openai~1outputTemplate"
     assert "served as 'text/html'" in found["W002"]["message"]
@@ -123,7 +125,7 @@ def test_a_live_server_and_its_saved_snapshot_lint_alike(tmp_path):
     from_file = [(d.code, d.pointer, d.message) for d in toolclause.lint(str(saved), select=["W"])]
     live = toolclause.mcp.load_server(command("widgets_broken"))
     from_server = [(d.code, d.pointer, d.message) for d in toolclause.lint(live.tools, select=["W"])]
-    assert from_file == from_server and len(from_file) == 4
+    assert from_file == from_server and len(from_file) == 6  # W001–W004, and W005 twice (domain, description)
 
 
 # --------------------------------------------------------------------------- broken servers

@@ -44,7 +44,7 @@ def lint(obj, code):
 
 
 def test_registered_in_code_order():
-    assert [r.code for r in RULES] == ["W001", "W002", "W003", "W004"]
+    assert [r.code for r in RULES] == ["W001", "W002", "W003", "W004", "W005"]
 
 
 # --------------------------------------------------------------------------- the loader
@@ -156,11 +156,61 @@ def test_w003_mcp_apps_csp():
     assert "resourceDomains '*'" in found.message
 
 
-def test_w003_missing_csp_only_when_the_resource_was_read():
+def test_w003_missing_csp_from_the_listing_alone_and_from_the_read_resource():
     meta = {"openai/outputTemplate": BOARD}
-    assert lint(snapshot([tool(meta=meta)], [resource()]), "W003") == []  # the read resource may carry it
+    (listed,) = lint(snapshot([tool(meta=meta)], [resource()]), "W003")
+    assert "in its listing (nor was it read)" in listed.message and listed.severity.label == "info"
     (found,) = lint(snapshot([tool(meta=meta)], [resource(contents=[{"uri": BOARD, "mimeType": SKYBRIDGE}])]), "W003")
-    assert 'declares no Content Security Policy (_meta["openai/widgetCSP"])' in found.message
+    assert 'declares no Content Security Policy (_meta["openai/widgetCSP"]);' in found.message
+    # the tool's own _meta may carry it (the seeds' form)
+    with_csp = {**meta, "openai/widgetCSP": "default-src 'self'"}
+    assert lint(snapshot([tool(meta=with_csp)], [resource()]), "W003") == []
+
+
+@pytest.mark.parametrize("policy", ["default-src 'self'; img-src *", "connect-src https://*; img-src 'self'",
+                                    "default-src https:"])
+def test_w003_a_wildcard_in_a_csp_string(policy):
+    document = snapshot([tool(meta={"openai/outputTemplate": BOARD})], [resource(meta={"openai/widgetCSP": policy})])
+    (found,) = lint(document, "W003")
+    assert "allows any host" in found.message and found.severity.label == "warning"
+
+
+def test_w003_the_seeds_csp_string_is_a_csp():
+    policy = "default-src 'self'; img-src https://cdn.example.com"
+    document = snapshot([tool(meta={"openai/outputTemplate": BOARD})], [resource(meta={"openai/widgetCSP": policy})])
+    assert lint(document, "W003") == []
+
+
+# --------------------------------------------------------------------------- W005
+
+GOOD_META = {"openai/widgetCSP": OPENAI_CSP, "openai/widgetDomain": "https://board.example.com",
+             "openai/widgetPrefersBorder": True, "openai/widgetDescription": "The project's kanban board."}
+
+
+@pytest.mark.parametrize(("key", "value", "said"), [
+    ("openai/widgetDomain", "chatgpt.com", "not an origin"),
+    ("openai/widgetDomain", "https://chatgpt.com/widgets", "not an origin"),
+    ("openai/widgetDomain", "http://board.example.com", "not an origin"),
+    ("openai/widgetDomain", "https://*.example.com", "not an origin"),
+    ("openai/widgetPrefersBorder", "true", "a JSON boolean"),
+    ("openai/widgetPrefersBorder", 1, "a JSON boolean"),
+    ("openai/widgetDescription", "", "one short sentence"),
+    ("openai/widgetDescription", "A board. " * 30, "keep it under 200"),
+])
+def test_w005_widget_settings(key, value, said):
+    document = snapshot([tool(meta={"openai/outputTemplate": BOARD})], [resource(meta={**GOOD_META, key: value})])
+    (found,) = lint(document, "W005")
+    assert said in found.message and key in found.message and found.severity.label == "warning"
+
+
+def test_w005_a_missing_description_is_info_and_good_settings_are_clean():
+    meta = {k: v for k, v in GOOD_META.items() if k != "openai/widgetDescription"}
+    (found,) = lint(snapshot([tool(meta={"openai/outputTemplate": BOARD})], [resource(meta=meta)]), "W005")
+    assert "widgetDescription" in found.message and found.severity.label == "info"
+    assert lint(snapshot([tool(meta={"openai/outputTemplate": BOARD})], [resource(meta=GOOD_META)]), "W005") == []
+    assert lint(snapshot([tool(meta={"openai/outputTemplate": BOARD, **GOOD_META})], [resource()]), "W005") == []
+    mcp_apps = snapshot([tool(meta={"ui": {"resourceUri": BOARD}})], [resource(mime=MCP_APP)])
+    assert lint(mcp_apps, "W005") == []  # the Apps SDK's keys only
 
 
 @pytest.mark.parametrize("res", [
@@ -208,3 +258,4 @@ def test_the_corpora_hold_no_false_template_findings():
         pytest.skip("no corpora here")
     found = toolclause.lint(records, select=["W001", "W002", "W003"])
     assert found == []
+

@@ -4,9 +4,13 @@
     toolclause serve examples/food/app.py:box --transport http     # http://127.0.0.1:8000/mcp
 
 - search_restaurants, get_menu_items, get_order_status: read-only.
+- search_restaurants answers with a `Reply`: the short list for the model, a sentence for the chat,
+  and each restaurant's full record for the widget only (`_meta`); nothing found is an empty list
+  with `no_results_reason`, never an error.
 - create_order_preview: checks the cart and the address and prices the order (prepare); the gate
-  adds a signed, single-use confirmation token to its result.
-- place_order: the commit; it runs only with the token of a preview of the same cart, once per
+  adds a signed, single-use confirmation token to its result's `_meta`, which only the widget reads.
+- place_order: the commit; it runs only with the token of a preview of the same cart — sent by the
+  preview widget's confirm button, or obtained by asking the user (MCP elicitation) — once per
   idempotency key, however many times (and on however many replicas) it is retried.
 - cancel_order: destructive, idempotent.
 
@@ -18,12 +22,13 @@ $TOOLCLAUSE_CONFIRMATION_SECRET (give every replica the same one), else a per-pr
 
 from __future__ import annotations
 
+import uuid
 from pathlib import Path
 from typing import Any
 
 import food_data as data
 
-from toolclause import Toolbox, ToolError
+from toolclause import Reply, Toolbox, ToolError
 from toolclause.mcp.serving import Widget, add_widgets
 
 HERE = Path(__file__).resolve().parent
@@ -34,12 +39,25 @@ box = Toolbox(development=True)  # records: $TOOLCLAUSE_STORE, else .toolclause/
 
 # --------------------------------------------------------------------------- reading
 
-def search_restaurants(query: str, location: str, price_level: str | None) -> dict[str, Any]:
+def search_restaurants(query: str, location: str, price_level: str | None) -> Reply:
     query = _text(query, "query", 1, 100)
+    rows = data.search(query, location, price_level)
     found = [{"id": r["id"], "name": r["name"], "cuisine": r["cuisine"], "area": r["area"],
-              "price_level": r["price_level"], "rating": r["rating"], "open_now": bool(r["open"])}
-             for r in data.search(query, location, price_level)]
-    return {"restaurants": found, "count": len(found)}
+              "price_level": r["price_level"], "rating": r["rating"], "open_now": bool(r["open"])} for r in rows]
+    # the model gets the short list (structuredContent) and a sentence (content); the widget alone gets each
+    # restaurant's full record by id and a trace id (_meta), which the model never reads
+    widget_only = {"restaurantsById": {r["id"]: {**dict(r), "menu": [dict(m) for m in data.menu(r["id"])]}
+                                       for r in rows},
+                   "traceId": str(uuid.uuid4())}
+    if not found:  # nothing found is not an error: an empty list and why (the widget's empty state)
+        reason = (f"No restaurant near {location} matches '{query}'"
+                  + (f" at the {price_level} price level" if price_level else "")
+                  + "; try another food, a nearby area or no price level.")
+        return Reply({"restaurants": [], "count": 0, "no_results_reason": reason}, summary=reason, meta=widget_only)
+    open_now = sum(1 for r in found if r["open_now"])
+    return Reply({"restaurants": found, "count": len(found)},
+                 summary=f"Found {len(found)} restaurants for '{query}' near {location} ({open_now} open now).",
+                 meta=widget_only)
 
 
 def get_menu_items(restaurant_id: str) -> dict[str, Any]:
@@ -62,8 +80,13 @@ def get_order_status(order_id: str) -> dict[str, Any]:
 
 # --------------------------------------------------------------------------- ordering
 
-def create_order_preview(restaurant_id: str, items: list[dict[str, Any]], address: str) -> dict[str, Any]:
-    return _price("create_order_preview", restaurant_id, items, address)
+def create_order_preview(restaurant_id: str, items: list[dict[str, Any]], address: str) -> Reply:
+    priced = _price("create_order_preview", restaurant_id, items, address)
+    lines = ", ".join(f"{x['quantity']} × {x['name']}" for x in priced["lines"])
+    # the gate adds the confirmation: a note for the model here, the token for the widget in _meta
+    return Reply(priced, summary=f"{lines} from {priced['restaurant_name']} to {priced['address']}: "
+                                 f"{priced['total']:,} won with delivery. Nothing is ordered until the user "
+                                 f"confirms this preview in the app.")
 
 
 def place_order(restaurant_id: str, items: list[dict[str, Any]], address: str, confirmation_token: str,
@@ -142,10 +165,23 @@ box.add(TOOLS / "place_order.json", place_order, idempotency="key", confirm="cre
 box.add(TOOLS / "get_order_status.json", get_order_status)
 box.add(TOOLS / "cancel_order.json", cancel_order)
 
+def widget_html(name: str) -> str:
+    """A widget's HTML with what the widgets share (widget/host.js, host.css) inlined: one file, nothing to load."""
+    html = (HERE / "widget" / name).read_text(encoding="utf-8")
+    for shared in ("host.js", "host.css"):
+        html = html.replace(f"/* {shared} */", (HERE / "widget" / shared).read_text(encoding="utf-8"), 1)
+    return html
+
+
+# the widgets load nothing from elsewhere and call no API but the tools: the strictest CSP there is
+NO_ORIGINS = {"connect_domains": [], "resource_domains": []}
 add_widgets(box, Widget(
-    "ui://widget/restaurants.html", (HERE / "widget" / "restaurants.html").read_text(encoding="utf-8"),
+    "ui://widget/restaurants.html", widget_html("restaurants.html"),
     "Restaurant list", description="The restaurants search_restaurants found, best rated first.",
     meta={"openai/widgetDescription": "A list of restaurants with cuisine, price level, rating and whether each "
                                       "is open; the user picks one to see its menu.",
-          "openai/widgetPrefersBorder": True,
-          "openai/widgetCSP": {"connect_domains": [], "resource_domains": []}}))
+          "openai/widgetPrefersBorder": True, "openai/widgetCSP": NO_ORIGINS}), Widget(
+    "ui://widget/order-preview.html", widget_html("order-preview.html"),
+    "Order preview", description="The priced order, with the button that places it.",
+    meta={"openai/widgetDescription": "The order's lines and total; the user places it with the confirm button.",
+          "openai/widgetPrefersBorder": True, "openai/widgetCSP": NO_ORIGINS}))

@@ -145,13 +145,20 @@ async def scripted(a: str, b: str, db: Path) -> None:
         check("business error", error_code(closed) == "RESTAURANT_CLOSED",
               f"declared business error: {shown(closed)}")
 
-        heading("7. preview → the user confirms → order")
+        heading("7. preview → the user confirms in the widget → order")
         cart = {"restaurant_id": "r_napoli", "items": [{"item_id": "m_margherita", "quantity": 2},
                                                         {"item_id": "m_cola", "quantity": 2}],
                 "address": "12 Teheran-ro, gangnam"}
         preview = await client.call_tool("create_order_preview", cart)
         p = preview.structured_content
-        token = p["confirmation"]["token"]
+        # the token is in the result's _meta, which the widget reads and the model never does
+        token = preview.meta["toolclause/confirmation"]["token"]
+        check("hidden from the model", token not in json.dumps(p) + preview.content[0].text,
+              "the confirmation token is only in _meta: the model cannot place the order itself")
+        alone = await client.call_tool("place_order", {**cart, "confirmation_token": None,
+                                                       "idempotency_key": str(uuid.uuid4())})
+        check("model alone", error_code(alone) == "CONFIRMATION_REQUIRED",
+              "the model calling place_order on its own: CONFIRMATION_REQUIRED, userAction ask_user")
         for line in p["lines"]:
             console.print(f"  {line['quantity']} × {line['name']:<12} {line['line_total']:>8,} won")
         console.print(f"  delivery          {p['delivery_fee']:>8,} won\n  [bold]total             "

@@ -1,6 +1,6 @@
 """toolclause: LLM tool definitions as contracts — linted, exported, versioned and enforced.
 
-    from toolclause import Toolbox, ToolError, Result, load, lint, export, diff, route
+    from toolclause import Toolbox, ToolError, Result, Reply, load, lint, export, diff, route
 
 Each public name is imported from the module that defines it on first use, so
 `import toolclause` (and the start-up of every `toolclause` command, which
@@ -26,13 +26,14 @@ if _TYPE_CHECKING:
     from .loading import load
     from .model import Diagnostic, Severity, ToolContract
     from .routing import route
-    from .runtime import Result, Toolbox, ToolError, ToolRegistrationError
+    from .runtime import Reply, Result, Toolbox, ToolError, ToolRegistrationError
 if _TYPE_CHECKING:  # apart from the block above, which names the public API alone (a test reads it)
     from typing import Any
 
 # each public name → the module it is imported from (keep in step with the imports above)
 _HOMES: dict[str, str] = {
-    "Toolbox": ".runtime", "ToolError": ".runtime", "Result": ".runtime", "ToolRegistrationError": ".runtime",
+    "Toolbox": ".runtime", "ToolError": ".runtime", "Result": ".runtime", "Reply": ".runtime",
+    "ToolRegistrationError": ".runtime",
     "load": ".loading", "lint": "._api", "export": ".exporting", "diff": "._api", "route": ".routing",
     # the data the functions take and return
     "Diagnostic": ".model", "Severity": ".model", "ToolContract": ".model",
@@ -41,9 +42,9 @@ _HOMES: dict[str, str] = {
     "to_provider": ".exporting.provider", "ProviderSchema": ".exporting.provider",
 }
 
-__all__ = ["Diagnostic", "DiffReport", "ExportResult", "LintConfig", "LintReport", "Loss", "ProviderSchema", "Result",
-           "Severity", "ToolContract", "ToolError", "ToolRegistrationError", "Toolbox", "__version__", "diff", "export",
-           "lint", "load", "route", "to_provider"]
+__all__ = ["Diagnostic", "DiffReport", "ExportResult", "LintConfig", "LintReport", "Loss", "ProviderSchema", "Reply",
+           "Result", "Severity", "ToolContract", "ToolError", "ToolRegistrationError", "Toolbox", "__version__", "diff",
+           "export", "lint", "load", "route", "to_provider"]
 
 
 def __getattr__(name: str) -> "Any":

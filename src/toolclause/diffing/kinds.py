@@ -81,7 +81,12 @@ DIFF_KINDS = code_table([
             ("error-code-added", "the tool declares a new business error code")),
     *_kinds(BREAKS_RESULTS,
             ("output-schema-removed", "the tool no longer declares an outputSchema"),
-            ("error-code-removed", "a declared business error code was removed")),
+            ("error-code-removed", "a declared business error code was removed"),
+            # the widget contract: ChatGPT caches a widget at registration (diffing/widgets.py)
+            ("widget-template-changed", "the tool's widget template (outputTemplate, ui.resourceUri) changed"),
+            ("widget-mime-type-changed", "the widget resource is served with another mime type"),
+            ("widget-csp-changed", "the widget resource's Content Security Policy changed"),
+            ("widget-domain-changed", "the widget resource's openai/widgetDomain changed")),
     *_kinds(GUIDANCE,
             ("tool-description-changed", "the tool's description changed; the model chooses tools by it"),
             ("tool-title-changed", "the tool's title changed"),

@@ -15,6 +15,7 @@ from .equivalence import canon, normal_form
 from .kinds import change
 from .model import Change, DiffReport, Impact
 from .schemas import SchemaComparer
+from .widgets import widget_changes
 
 READ_ONLY = "readOnlyHint"
 _TEXT_KINDS = {"description": "tool-description-changed", "title": "tool-title-changed"}
@@ -82,6 +83,7 @@ def diff_pair(old: ToolContract, new: ToolContract) -> list[Change]:
     changes.extend(_schema_changes(old, new, "input"))
     changes.extend(_schema_changes(old, new, "output"))
     changes.extend(_error_changes(old, new))
+    changes.extend(widget_changes(old, new))
     return _with_evidence(old, new, changes)
 
 

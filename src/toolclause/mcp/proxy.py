@@ -49,7 +49,7 @@ from mcp.shared.exceptions import MCPError
 from ..loading import contracts_from_document
 from ..rules.safety._actions import normalised
 from ..rules.safety._words import IDEMPOTENCY_PARAMS, IDEMPOTENCY_PARTS
-from ..runtime import Toolbox, ToolError
+from ..runtime import Reply, Toolbox, ToolError
 from ..runtime.envelope import envelope_in
 from ..runtime.errors import CODES, CodeSpec, ToolRegistrationError
 from ..runtime.registration import BoundTool
@@ -261,10 +261,13 @@ class Forwarder:
     def _answer(self, tool: BoundTool, result: types.CallToolResult) -> Any:
         if result.is_error:
             raise _upstream_error(tool, result)
-        if result.structured_content is not None:
-            return result.structured_content
         texts = [c.text for c in result.content if isinstance(c, types.TextContent)]
-        return {"text": "\n".join(texts)} if texts else {}
+        data = result.structured_content if result.structured_content is not None else \
+            {"text": "\n".join(texts)} if texts else {}
+        if not result.meta:
+            return data
+        # the server's widget-only _meta (and its own text for people) is relayed as it sent them
+        return Reply(data, summary="\n".join(texts) or None, meta=dict(result.meta))
 
     def _failed(self, tool: BoundTool, link: Link, attempt: Attempt, exc: Exception) -> ToolError:
         name = tool.name

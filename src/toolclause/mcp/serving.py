@@ -9,9 +9,16 @@
   failure `isError: true` and the whole envelope as JSON text, without `structuredContent`
   (clients check that against the outputSchema, which describes a success); on success the
   data as `structuredContent` (what the outputSchema describes) and its JSON as text; a stored
-  outcome answered again carries `_meta: {"toolclause/replayed": true}`.  The request's
-  `params.idempotencyKey` (SEP-3182), else its `_meta.idempotencyKey`, when the client sends one,
-  is the call's idempotency key.
+  outcome answered again carries `_meta: {"toolclause/replayed": true}`.  A tool that returns a
+  `Reply` gets its own summary as the text and its widget-only data as the result's `_meta`.  A
+  failure of a tool that names a widget also carries the envelope in `_meta["toolclause/error"]`,
+  so the widget can show an error state (and a retry hint when `retryable`) instead of "no results".
+- confirmation: a preview's token travels only in its result's `_meta` (to the widget, whose
+  confirm button calls the commit tool, listed `openai/widgetAccessible`); a commit called without
+  one, from a client that declared elicitation, is confirmed by asking the user (confirming.py).
+- the key: the request's `params.idempotencyKey` (SEP-3182), else its `_meta.idempotencyKey`,
+  when the client sends one, is the call's idempotency key; keys and confirmations are scoped by
+  the caller (principals.py).
 - a tool whose output is not an object (a list, a scalar): MCP takes only an object as
   outputSchema, so it is listed as `{"type": "object", "properties": {"result": <schema>},
   "required": ["result"]}` and answered `{"result": <data>}` (a Python function's return
@@ -80,6 +87,7 @@ from ..runtime.envelope import Result
 from ..runtime.errors import standard_error
 from ..runtime.gate import new_trace_id
 from ..runtime.toolbox import Toolbox
+from .confirming import confirm_through_elicitation
 from .principals import auth_options, principal_of
 from .raw_call import request_key
 
@@ -88,6 +96,7 @@ logger = logging.getLogger("toolclause.mcp")
 PAGE_SIZE = 100
 PROGRESS_INTERVAL = 1.0
 REPLAYED = "toolclause/replayed"  # result _meta: this is the stored outcome of an earlier call with the same key
+WIDGET_ERROR = "toolclause/error"  # a widget tool's failed result's _meta: the envelope, for its error state
 WIDGET_TYPES = ("text/html+skybridge", "text/html;profile=mcp-app")
 FIND_TOOLS = "find_tools"  # the one tool a routed server lists before a request has been routed
 MAX_REQUEST_CHARS = 2000
@@ -175,6 +184,8 @@ class ToolboxServer(Server[Any]):
         self._by_name = {m.name: m for m in self._models}
         self._routed: weakref.WeakKeyDictionary[Any, list[str]] = weakref.WeakKeyDictionary()
         self._read_only = {t["name"]: bool((t.get("annotations") or {}).get("readOnlyHint")) for t in self.tools}
+        self._commits = any(p.commit_of for p in box.registry.policies.values())
+        self._widget_tools = {t["name"] for t in self.tools if _has_widget(t.get("_meta"))}
         self.widgets: dict[str, Widget] = {}
         for widget in widgets if widgets is not None else _WIDGETS.get(box, ()):
             if not isinstance(widget, Widget):
@@ -286,7 +297,14 @@ class ToolboxServer(Server[Any]):
         # keys and confirmations are scoped by whose call it is (principals.py): never shared across clients;
         # SEP-3182's params.idempotencyKey, which the SDK's typed params drop, wins over _meta's
         principal = principal_of(getattr(ctx, "request", None))
-        call = self.toolbox.acall(params.name, params.arguments, meta=meta, routing=self.routing,
+        arguments = params.arguments
+        if self._commits:  # a commit without the user's token: ask the user, where the client can (confirming.py)
+            asked = await confirm_through_elicitation(self.toolbox, ctx, params.name, arguments, self.routing,
+                                                      principal)
+            if isinstance(asked, Result):
+                return types.CallToolResult.model_validate(asked.to_mcp())
+            arguments = asked if asked is not None else arguments
+        call = self.toolbox.acall(params.name, arguments, meta=meta, routing=self.routing,
                                   principal=principal, idempotency_key=request_key(ctx))
         if token is not None and self.progress_interval > 0:
             call = _with_progress(call, ctx, token, self.progress_interval)
@@ -299,9 +317,17 @@ class ToolboxServer(Server[Any]):
             task.add_done_callback(self._background.discard)
             result = await asyncio.shield(task)
         shaped = result.to_mcp(wrap=result.tool in self._wrap)
+        if not result.ok and result.tool in self._widget_tools:  # the widget shows the error, not "nothing found"
+            shaped["_meta"] = {WIDGET_ERROR: result.to_dict()}
         if result.replayed:  # a stored outcome answered again: the client may want to know
-            shaped["_meta"] = {REPLAYED: True}
+            shaped["_meta"] = {**shaped.get("_meta", {}), REPLAYED: True}
         return types.CallToolResult.model_validate(shaped)
+
+
+def _has_widget(meta: Any) -> bool:
+    """Whether a listed tool's `_meta` names a widget (ChatGPT Apps' outputTemplate, MCP Apps' ui.resourceUri)."""
+    return isinstance(meta, Mapping) and (isinstance(meta.get("openai/outputTemplate"), str) or isinstance(
+        (meta.get("ui") or {}).get("resourceUri") if isinstance(meta.get("ui"), Mapping) else None, str))
 
 
 def _connection(session: Any) -> Any:
@@ -548,5 +574,5 @@ def http_process(*arguments: str, command: str = "serve", env: Mapping[str, str]
             process.wait()
 
 
-__all__ = ["PAGE_SIZE", "READY", "REPLAYED", "ToolboxServer", "Widget", "add_widgets", "build_server", "http_process",
-           "lint_served", "serve_http", "serve_stdio"]
+__all__ = ["PAGE_SIZE", "READY", "REPLAYED", "WIDGET_ERROR", "ToolboxServer", "Widget", "add_widgets", "build_server",
+           "http_process", "lint_served", "serve_http", "serve_stdio"]

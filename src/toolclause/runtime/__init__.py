@@ -16,11 +16,12 @@ import logging
 from ..stores import PersistenceError, StoreURL
 from .envelope import Result
 from .errors import CODES, CallError, ToolboxConfigError, ToolclauseRuntimeError, ToolError, ToolRegistrationError
+from .reply import Reply
 from .toolbox import Toolbox
 
 # A library says nothing unless its user configures logging: without a handler of its own, a failed call in a
 # plain script would print through logging's last-resort handler on stderr
 logging.getLogger("toolclause").addHandler(logging.NullHandler())
 
-__all__ = ["CODES", "CallError", "PersistenceError", "Result", "StoreURL", "ToolError", "ToolRegistrationError",
-           "Toolbox", "ToolboxConfigError", "ToolclauseRuntimeError"]
+__all__ = ["CODES", "CallError", "PersistenceError", "Reply", "Result", "StoreURL", "ToolError",
+           "ToolRegistrationError", "Toolbox", "ToolboxConfigError", "ToolclauseRuntimeError"]

@@ -6,8 +6,15 @@
     @box.tool(confirm="create_order_preview")
     def place_order(items: list[Item], address: str) -> Order: ...
 
-The preview's result gains `confirmation: {token, expiresAt, commitTool}`.  The
-commit takes the preview's arguments plus `confirmation_token`.  A token is
+The preview's result tells the model that the user must confirm (`confirmation:
+{commitTool, expiresAt, confirmedBy: "user"}`); the token itself goes only to the
+user's side, in the result's widget-only `_meta` (`toolclause/confirmation: {token,
+expiresAt, commitTool, arguments}`), so a model that reads `content` and
+`structuredContent` never holds one.  The widget's confirm button calls the commit
+tool (`openai/widgetAccessible`) with those arguments; a client without widgets is
+asked through MCP elicitation (mcp/confirming.py).  The commit takes the preview's
+arguments plus `confirmation_token`; without a token the user's side produced it is
+CONFIRMATION_REQUIRED (`userAction: ask_user`).  A token is
 `tc1.<payload>.<HMAC-SHA256>`: the payload names its id, the commit tool, the
 principal, the fingerprint of the previewed arguments and the expiry, and the
 HMAC (keyed with the toolbox's secret) makes every part of it unforgeable.
@@ -46,8 +53,18 @@ DEFAULT_TTL = 600.0
 MIN_SECRET_BYTES = 16
 _PREFIX = "tc1."
 
-TOKEN_SCHEMA_TEMPLATE = "The confirmation token from {prepare}'s result. Call {prepare} first, show the preview " \
-                        "to the user, and call this tool only after the user confirmed it."
+TOKEN_SCHEMA_TEMPLATE = "Filled in by the app when the user confirms {prepare}'s preview (its confirm button, or " \
+                        "the question the server asks); the model is never given one. Call {prepare} first, show " \
+                        "the preview to the user, and let the user confirm it."
+CONFIRMATION_META = "toolclause/confirmation"  # a preview result's _meta key: the token, for the user's side only
+WIDGET_ACCESSIBLE = "openai/widgetAccessible"  # a tool's _meta: a widget may call it (the confirm button)
+
+
+def confirmation_required(commit: str, prepare: str | None) -> str:
+    """The message of CONFIRMATION_REQUIRED: what the model should do instead of committing itself."""
+    return (f"{commit}: the user has not confirmed. Call {prepare} with these arguments and show the preview: the "
+            f"user confirms it in the app (its confirm button) or when the server asks, and only that commits. "
+            f"Ask the user; do not retry this call yourself")
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,9 +155,17 @@ def link_commit(registry: Any, commit: BoundTool, policy: CallPolicy, confirm: A
     preview_policy = registry.policies.get(prepare.name) or CallPolicy()
     registry.replace(dataclasses.replace(prepare, contract=dataclasses.replace(prepare.contract, output_schema=output)),
                      dataclasses.replace(preview_policy, prepares=commit.name))
+    declared = (commit.contract.input_schema.get("properties") or {}).get(CONFIRMATION_TOKEN) \
+        if isinstance(commit.contract.input_schema, dict) else None
+    # a contract may declare it nullable and required (strict mode): the model then sends null, never a token
+    nullable = isinstance(declared, dict) and declared.get("type") == ["string", "null"]
     commit = with_gate_argument(commit, CONFIRMATION_TOKEN, {
-        "type": "string", "minLength": 1, "maxLength": 2048,
+        "type": ["string", "null"] if nullable else "string", "minLength": 1, "maxLength": 2048,
         "description": TOKEN_SCHEMA_TEMPLATE.format(prepare=prepare.name)})
+    meta = dict(commit.contract.meta or {})
+    if WIDGET_ACCESSIBLE not in meta:  # the preview's widget commits with the user's click
+        meta[WIDGET_ACCESSIBLE] = True
+        commit = dataclasses.replace(commit, contract=dataclasses.replace(commit.contract, meta=meta))
     description = commit.contract.description or ""
     if "confirm" not in description.lower():
         description = (description.rstrip() + " " if description else "") + \
@@ -156,9 +181,11 @@ def _arguments(bound: BoundTool) -> set[str]:
 
 
 CONFIRMATION_SCHEMA = {
-    "type": "object", "description": "Show the preview to the user; pass token to the commit tool once they confirm.",
-    "properties": {"token": {"type": "string"}, "expiresAt": {"type": "string", "format": "date-time"},
-                   "commitTool": {"type": "string"}},
+    "type": "object",
+    "description": "Show the preview to the user: they confirm it in the app, and only that runs commitTool.",
+    "properties": {"commitTool": {"type": "string"}, "expiresAt": {"type": "string", "format": "date-time"},
+                   "confirmedBy": {"const": "user"}},
 }
 
-__all__ = ["Confirmations", "link_commit", "DEFAULT_TTL", "SECRET_ENV", "TOKEN_SCHEMA_TEMPLATE", "Token"]
+__all__ = ["CONFIRMATION_META", "Confirmations", "DEFAULT_TTL", "SECRET_ENV", "TOKEN_SCHEMA_TEMPLATE", "Token",
+           "WIDGET_ACCESSIBLE", "confirmation_required", "link_commit"]

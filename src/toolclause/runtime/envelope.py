@@ -10,7 +10,8 @@ Adapters (one function each, the same data):
   describes the success, not the envelope).  Success: the data as `structuredContent`
   when it is an object, wrapped as `{"result": …}` when the tool's outputSchema is
   wrapped (`wrapped`, or `wrap=True` from a server that wraps the listing), and a
-  text block holding the data as JSON.  `envelope_in()` reads the envelope back.
+  text block holding the data as JSON — or the tool's own `summary` (a `Reply`), and its
+  widget-only `meta` as the result's `_meta`.  `envelope_in()` reads the envelope back.
 - `to_openai(tool_call_id)` — a Chat Completions tool message; `content` is the
   envelope as JSON, so the model sees `ok` and the error code alike.
 - `to_anthropic(tool_use_id)` — a `tool_result` block; `is_error` on failure,
@@ -33,10 +34,11 @@ def _dumps(value: Any) -> str:
 class Result:
     """One call's outcome.  `ok`, `data` (success), `error` (a `CallError`), `trace_id`, `tool`."""
 
-    __slots__ = ("ok", "data", "error", "trace_id", "tool", "call_id", "wrapped", "replayed")
+    __slots__ = ("ok", "data", "error", "trace_id", "tool", "call_id", "wrapped", "replayed", "summary", "meta")
 
     def __init__(self, ok: bool, data: Any = None, error: CallError | None = None, trace_id: str = "",
-                 tool: str = "", call_id: str | None = None, wrapped: bool = False, replayed: bool = False) -> None:
+                 tool: str = "", call_id: str | None = None, wrapped: bool = False, replayed: bool = False,
+                 summary: str | None = None, meta: dict[str, Any] | None = None) -> None:
         self.ok = ok
         self.data = data
         self.error = error
@@ -45,6 +47,10 @@ class Result:
         self.call_id = call_id
         self.wrapped = wrapped
         self.replayed = replayed
+        # a success's own text for a person (MCP `content`) and its widget-only `_meta`: neither is part of
+        # the envelope, so a model reading `to_dict()` / `to_openai()` never sees `meta`
+        self.summary = summary
+        self.meta = meta
 
     def __repr__(self) -> str:
         if self.ok:
@@ -90,11 +96,13 @@ class Result:
         """
         if not self.ok:
             return {"content": [{"type": "text", "text": _dumps(self.to_dict())}], "isError": True}
-        out: dict[str, Any] = {"content": [{"type": "text", "text": self.text()}], "isError": False}
+        out: dict[str, Any] = {"content": [{"type": "text", "text": self.summary or self.text()}], "isError": False}
         if self.wrapped or wrap:
             out["structuredContent"] = {"result": self.data}
         elif isinstance(self.data, dict):
             out["structuredContent"] = self.data
+        if self.meta:
+            out["_meta"] = dict(self.meta)
         return out
 
     def to_openai(self, tool_call_id: str | None = None) -> dict[str, Any]:

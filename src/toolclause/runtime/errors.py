@@ -44,11 +44,15 @@ CODES: dict[str, CodeSpec] = {
     "IDEMPOTENCY_KEY_REQUIRED": CodeSpec("idempotency", False, "fix_arguments"),
     "IDEMPOTENCY_IN_PROGRESS": CodeSpec("idempotency", True, "retry_later"),
     "IDEMPOTENCY_KEY_REUSED": CodeSpec("idempotency", False, "fix_arguments"),
-    "CONFIRMATION_REQUIRED": CodeSpec("idempotency", False, "confirm"),
+    "CONFIRMATION_REQUIRED": CodeSpec("idempotency", False, "ask_user"),
     "CONFIRMATION_MISMATCH": CodeSpec("idempotency", False, "re_prepare"),
     "CONFIRMATION_EXPIRED": CodeSpec("idempotency", False, "re_prepare"),
     "CONFIRMATION_USED": CodeSpec("idempotency", False, "re_prepare"),
     "OUTCOME_UNKNOWN": CodeSpec("idempotency", False, "reconcile"),
+    # auth: who is calling, for a tool to raise by name (ToolError("AUTH_REQUIRED", …)); the user must act
+    "AUTH_REQUIRED": CodeSpec("auth", False, "reconnect"),
+    "PERMISSION_DENIED": CodeSpec("auth", False, "ask_for_access"),
+    "SESSION_EXPIRED": CodeSpec("auth", False, "reconnect"),
     # infrastructure: the identical call may succeed later, except the last two
     "UPSTREAM_UNAVAILABLE": CodeSpec("infrastructure", True, "retry_later"),
     "UPSTREAM_TIMEOUT": CodeSpec("infrastructure", True, "retry_later"),
@@ -80,8 +84,8 @@ A record from a parameter's pydantic model keeps pydantic-core's own error type
 (`int_parsing`, `missing` …) as its problem: those codes are pydantic's table.
 """
 
-USER_ACTIONS = frozenset({"fix_arguments", "retry_later", "confirm", "re_prepare", "reconnect", "reconcile",
-                          "contact_support"})
+USER_ACTIONS = frozenset({"fix_arguments", "retry_later", "confirm", "ask_user", "re_prepare", "reconnect",
+                          "ask_for_access", "reconcile", "contact_support"})
 
 
 class ToolclauseRuntimeError(Exception):

@@ -33,14 +33,16 @@ from ..stores.errors import PersistenceError
 from .arguments import MAX_ARGUMENT_BYTES, ParseProblem, fast_object, parse_arguments
 from .budget import CorrectionBudget
 from .claim import CallContext, ClaimStage, PassThrough
-from .confirmation import Confirmations
+from .confirmation import CONFIRMATION_META, Confirmations
 from .envelope import Result
 from .errors import CODES, CallError, ToolError, default_user_action, infrastructure_code, standard_error
 from .executor import DeadlineExceeded, Executor, LocalExecutor, ToolRaised
 from .numbers import INTEGER, apply_integers
-from .policy import DEFAULT_POLICY, CallPolicy, host_key
+from .policy import CONFIRMATION_TOKEN, DEFAULT_POLICY, CallPolicy, host_key
 from .registration import BoundTool
 from .registry import Routing, ToolRegistry
+from .reply import Reply
+from .secrets import mask_value, report
 from .signature import IDEMPOTENCY_KEY, flat_json, json_data, to_json_value
 from .validation import (
     HIDDEN,
@@ -93,8 +95,9 @@ class Gate:
 
     def __init__(self, registry: ToolRegistry, *, executor: Executor | None = None,
                  claim: ClaimStage | None = None, budget: CorrectionBudget | None = None,
-                 max_argument_bytes: int = MAX_ARGUMENT_BYTES) -> None:
+                 max_argument_bytes: int = MAX_ARGUMENT_BYTES, mask_secrets: bool = True) -> None:
         self.registry = registry
+        self.mask_secrets = mask_secrets  # results are checked for secrets before the model reads them (secrets.py)
         self.executor: Executor = executor if executor is not None else LocalExecutor()
         self._claim: Any = claim if claim is not None else PassThrough()
         self._budget = budget if budget is not None else CorrectionBudget()
@@ -161,7 +164,7 @@ class Gate:
             else:
                 result, error = self._output(tool, value), None
             if token_fp is not None:
-                result = self._with_confirmation(tool, policy, result, principal, token_fp)
+                result = self._with_confirmation(tool, policy, result, principal, *token_fp)
             if ticket is not None:
                 result = self._settle(tool, ticket, result, error)
             return self._done(result, name, started, run, call_id, error)
@@ -203,7 +206,7 @@ class Gate:
             else:
                 result, error = self._output(tool, value), None
             if token_fp is not None:
-                result = self._with_confirmation(tool, policy, result, principal, token_fp)
+                result = self._with_confirmation(tool, policy, result, principal, *token_fp)
             if ticket is not None:
                 result = await asyncio.to_thread(self._settle, tool, ticket, result, error)
             return self._done(result, name, started, run, call_id, error)
@@ -357,9 +360,10 @@ class Gate:
 
     def _claim_and_finish(self, tool: BoundTool, policy: CallPolicy, args: dict[str, Any], run: Any,
                           key: str | None, principal: str | None, call_id: str | None,
-                          wait: float | bool) -> tuple[Any, Any, str | None]:
-        """(arguments for the function, a ticket or None, the preview's fingerprint) — or a Result as the ticket."""
-        token_fp = fingerprint(policy.fingerprinted(args)) if policy.prepares is not None else None
+                          wait: float | bool) -> tuple[Any, Any, tuple[str, dict[str, Any]] | None]:
+        """(arguments for the function, a ticket or None, a preview's (fingerprint, JSON arguments)) — or a
+        Result as the ticket."""
+        token_fp = (fingerprint(policy.fingerprinted(args)), dict(args)) if policy.prepares is not None else None
         ticket: Any = None
         if policy.claims or not getattr(self._claim, "selective", False):
             waiting = (10.0 if wait is True else float(wait or 0.0))
@@ -427,11 +431,21 @@ class Gate:
             logger.error("claim store failed while releasing a claim on %s", tool.name, exc_info=True)
 
     def _with_confirmation(self, tool: BoundTool, policy: Any, result: Result, principal: str | None,
-                           fp: str) -> Result:
-        """A preview's result, with the token its commit tool requires."""
+                           fp: str, arguments: Mapping[str, Any]) -> Result:
+        """A preview's result, with the token its commit tool requires — for the user's side only.
+
+        The model reads `data` (and the summary): it learns that the user must confirm, and until
+        when.  The token, with the arguments to commit, goes in the widget-only `meta`
+        (`toolclause/confirmation`), so only the user's side — a widget's confirm button, a host
+        that asks the user — can commit; a model that calls the commit on its own is refused.
+        """
         if result.ok and isinstance(result.data, dict) and self.confirmations is not None:
-            result.data = {**result.data, "confirmation": self.confirmations.issue(policy.prepares, principal or "",
-                                                                                   fp)}
+            issued = self.confirmations.issue(policy.prepares, principal or "", fp)
+            result.data = {**result.data, "confirmation": {
+                "commitTool": issued["commitTool"], "expiresAt": issued["expiresAt"], "confirmedBy": "user"}}
+            commit_arguments = {k: v for k, v in arguments.items() if k not in policy.drop | {IDEMPOTENCY_KEY}}
+            result.meta = {**(result.meta or {}), CONFIRMATION_META: {
+                **issued, "arguments": {**commit_arguments, CONFIRMATION_TOKEN: issued["token"]}}}
         return result
 
     # ------------------------------------------------------------------ stage 5: timeouts
@@ -480,6 +494,36 @@ class Gate:
     # ------------------------------------------------------------------ stage 6: output, and failures
 
     def _output(self, tool: BoundTool, value: Any) -> Result:
+        reply = None
+        if type(value) is Reply:  # the data, plus the tool's own summary and widget-only _meta
+            reply, value = value, value.data
+        result = self._checked_output(tool, value)
+        if not result.ok:
+            return result
+        if reply is not None:
+            result.summary = reply.summary
+            if reply.meta:
+                try:
+                    result.meta = json_data(to_json_value(reply.meta, None))
+                except Exception:  # noqa: BLE001 - a _meta with no JSON form breaks the tool's contract too
+                    return self._violation(tool, [{"path": "/_meta", "problem": "type",
+                                                   "expected": "JSON data"}], reply.meta)
+        return self._masked(tool, result) if self.mask_secrets else result
+
+    def _masked(self, tool: BoundTool, result: Result) -> Result:
+        """The success with every secret in what it carries masked, each one logged (never its value)."""
+        for where in ("data", "summary", "meta"):
+            value = getattr(result, where)
+            if value is None:
+                continue
+            masked, found = mask_value(value)
+            if found:
+                result.trace_id = result.trace_id or new_trace_id()
+                report(tool.name, {"data": "", "summary": "summary", "meta": "_meta"}[where], found, result.trace_id)
+                setattr(result, where, masked)
+        return result
+
+    def _checked_output(self, tool: BoundTool, value: Any) -> Result:
         if tool.any_object and type(value) is dict and flat_json(value):
             return Result(True, value, None, "", tool.name)  # JSON data, and an object is all the schema asks
         try:

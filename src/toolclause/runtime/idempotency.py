@@ -37,7 +37,7 @@ from ..schema.fingerprint import fingerprint
 from ..stores.base import CLAIMED, COMPLETED, FAILED, IN_PROGRESS, PENDING, Record, RecordKey, Store
 from ..stores.errors import PersistenceError
 from .claim import CallContext, Ticket
-from .confirmation import Confirmations
+from .confirmation import Confirmations, confirmation_required
 from .envelope import Result
 from .errors import CallError, standard_error
 from .policy import CONFIRMATION_TOKEN, KEY_PATTERN
@@ -225,9 +225,7 @@ class IdempotencyStage:
         token = confirmations.open(call.arguments.get(CONFIRMATION_TOKEN)) if confirmations is not None else None
         if token is None:
             return self._error(call, "CONFIRMATION_REQUIRED",
-                               f"{call.tool}: needs the confirmation token from {prepare}. Call {prepare} with these "
-                               f"arguments, show the preview to the user, and pass its confirmation.token once the "
-                               f"user has confirmed")
+                               confirmation_required(call.tool, prepare))
         if token.tool != call.tool or token.principal != principal:
             return self._error(call, "CONFIRMATION_MISMATCH",
                                f"{call.tool}: the confirmation token was issued for another tool or another user; "
@@ -447,6 +445,10 @@ def _encode(result: Result) -> str:
         body: dict[str, Any] = {"ok": True, "data": result.data}
         if result.wrapped:
             body["wrapped"] = True
+        if result.summary is not None:  # a Reply's own text and widget _meta come back with the replay
+            body["summary"] = result.summary
+        if result.meta:
+            body["meta"] = result.meta
     else:
         assert result.error is not None
         body = {"ok": False, "error": result.error.to_dict()}
@@ -456,7 +458,10 @@ def _encode(result: Result) -> str:
 def _decode(record: Record, tool: str, trace: Callable[[], str]) -> Result:
     body = json.loads(record.outcome or "null")
     if isinstance(body, dict) and body.get("ok") is True:
-        return Result(True, body.get("data"), tool=tool, wrapped=bool(body.get("wrapped")), replayed=True)
+        summary, meta = body.get("summary"), body.get("meta")
+        return Result(True, body.get("data"), tool=tool, wrapped=bool(body.get("wrapped")), replayed=True,
+                      summary=summary if isinstance(summary, str) else None,
+                      meta=meta if isinstance(meta, dict) else None)
     error = body.get("error") if isinstance(body, dict) else None
     error = error if isinstance(error, dict) else {}
     return Result(False, error=CallError(str(error.get("code", "INTERNAL_ERROR")), str(error.get("message", "")),

@@ -67,6 +67,9 @@ class Toolbox(Gate):
     confirmation_ttl: seconds a confirmation token stays valid (600).
     replay_cache: completed records kept in this process to answer replays without the store
         (256; 0: none).
+    mask_secrets: check every success for secrets (live API keys, bearer tokens, card numbers,
+        resident registration numbers) and mask them before the model reads them, logging the tool
+        and the pointer (True); see runtime/secrets.py.
     """
 
     def __init__(self, store: str | None = None, *, lint: str = "error", timeout: float | None = None,
@@ -74,7 +77,7 @@ class Toolbox(Gate):
                  claim_stage: ClaimStage | None = None, executor: Executor | None = None,
                  retention: float = RETENTION, lease: float = LEASE, max_concurrency: int = DEFAULT_CONCURRENCY,
                  confirmation_secret: str | bytes | None = None, confirmation_ttl: float = DEFAULT_TTL,
-                 development: bool = False, replay_cache: int = CACHE_SIZE) -> None:
+                 development: bool = False, replay_cache: int = CACHE_SIZE, mask_secrets: bool = True) -> None:
         explicit = store is not None or bool(os.environ.get(STORE_ENV))
         try:
             self.store = StoreURL.parse(store if store is not None else os.environ.get(STORE_ENV) or DEFAULT_STORE)
@@ -96,7 +99,8 @@ class Toolbox(Gate):
         registry = ToolRegistry()
         super().__init__(registry, executor=executor if executor is not None else LocalExecutor(self._cap),
                          claim=claim_stage if claim_stage is not None else PassThrough(),
-                         budget=CorrectionBudget(correction_budget), max_argument_bytes=max_argument_bytes)
+                         budget=CorrectionBudget(correction_budget), max_argument_bytes=max_argument_bytes,
+                         mask_secrets=mask_secrets)
         if explicit and claim_stage is None:
             self._open_store()
 

@@ -6,10 +6,12 @@ from .w001_template_not_found import TemplateNotFound
 from .w002_widget_mime_type import WidgetMimeType
 from .w003_widget_csp import WidgetCsp
 from .w004_invocation_text_too_long import InvocationTextTooLong
+from .w005_widget_metadata import WidgetMetadata
 
 RULES: tuple = (
     TemplateNotFound,
     WidgetMimeType,
     WidgetCsp,
     InvocationTextTooLong,
+    WidgetMetadata,
 )

@@ -5,12 +5,13 @@ Checks the Content Security Policy of each widget resource (one a tool names
 as its template): `_meta["openai/widgetCSP"]` for the ChatGPT Apps SDK
 (`connect_domains`, `resource_domains`, `frame_domains`, `redirect_domains`),
 `_meta.ui.csp` for MCP Apps (`connectDomains`, `resourceDomains`,
-`frameDomains`, `baseUriDomains`).  It reports a source that allows any host
-(`*`, `https://*`, `https:`) as a warning, and a widget with no CSP at all as
-info (the host applies its own strict default) — the latter only when the
-resource was read (a live server, or a snapshot resource carrying its
-`contents`), since hosts take the CSP from the read resource as well as from
-the resource list.
+`frameDomains`, `baseUriDomains`).  The Apps SDK's policy may be
+written as an object or as a CSP string (`"default-src 'self'; img-src
+https://cdn.example.com"`); the tool's own `_meta` may carry it too.  It reports
+a source that allows any host (`*`, `https://*`, `https:`) in either form as a
+warning, and a widget with no CSP at all as info (the host applies its own
+strict default) — from the resource list's metadata alone as well as from the
+read resource.
 
 ## Why is this bad?
 The widget is third-party HTML running inside the host's page.  A wildcard lets
@@ -74,16 +75,17 @@ class WidgetCsp(Rule):
             return
         for uri, (resource, references) in widget_uses(tools, ctx).items():
             tool, reference = references[0]
-            policies = list(_policies(resource))
-            if not policies:
-                if read_contents(resource) is None:
-                    continue  # only the list entry is known; the CSP may come with the read resource
+            metas = _metas(resource, [t.meta for t, _ in references])
+            policies = list(_policies(metas))
+            if not any("openai/widgetCSP" in m or (isinstance(m.get("ui"), Mapping) and "csp" in m["ui"])
+                       for m in metas):
                 keys = " or ".join(CSP_KEY[h] for h in sorted(hosts_of(references), reverse=True))
                 # the host then applies its own strict default: worth declaring (ChatGPT's review asks for it),
                 # not a defect in the widget
                 yield tool, Finding(reference.pointer, (
-                    f"widget resource '{uri}' declares no Content Security Policy ({keys}); list the origins the "
-                    f"widget fetches from and loads assets from{also_used(references)}"), severity=Severity.INFO)
+                    f"widget resource '{uri}' declares no Content Security Policy ({keys}){_unread(resource)}; list "
+                    f"the origins the widget fetches from and loads assets from{also_used(references)}"),
+                    severity=Severity.INFO)
                 continue
             # the list entry and the read contents often repeat one policy: name each source once
             wide = list(dict.fromkeys(f"{field} '{source}'" for _, policy in policies
@@ -94,9 +96,20 @@ class WidgetCsp(Rule):
                     f"origins instead (e.g. 'https://api.example.com'){also_used(references)}"))
 
 
-def _policies(resource: Mapping[str, Any]) -> Iterator[tuple[str, Mapping[str, Any]]]:
-    for meta in resource_meta(resource):
+def _unread(resource: Mapping[str, Any]) -> str:
+    return " in its listing (nor was it read)" if read_contents(resource) is None else ""
+
+
+def _metas(resource: Mapping[str, Any], tool_metas: Sequence[Any]) -> list[Mapping[str, Any]]:
+    """Where a CSP may stand: the resource's listing, its read contents, the tools' own `_meta`."""
+    return [*resource_meta(resource), *(m for m in tool_metas if isinstance(m, Mapping))]
+
+
+def _policies(metas: Sequence[Mapping[str, Any]]) -> Iterator[tuple[str, Mapping[str, Any]]]:
+    for meta in metas:
         policy = meta.get("openai/widgetCSP")
+        if isinstance(policy, str) and policy.strip():
+            yield OPENAI, csp_directives(policy)
         if isinstance(policy, Mapping):
             yield OPENAI, policy
         ui = meta.get("ui")
@@ -113,3 +126,13 @@ def _wildcards(policy: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
         for source in sources:
             if isinstance(source, str) and _ANY_HOST.fullmatch(source.strip()):
                 yield str(field), source
+
+
+def csp_directives(policy: str) -> dict[str, list[str]]:
+    """A CSP string (`"default-src 'self'; img-src https://cdn.example.com"`) as {directive: [sources]}."""
+    found: dict[str, list[str]] = {}
+    for directive in policy.split(";"):
+        words = directive.split()
+        if words:
+            found.setdefault(words[0], []).extend(words[1:])
+    return found
