@@ -83,3 +83,9 @@ def test_export_check_says_a_file_is_not_written_yet(tmp_path):
     assert run.returncode == 1
     assert "out.json: not written yet" in run.stdout and "drifted" in run.stderr
     assert not (tmp_path / "out.json").exists()
+
+
+def test_a_misspelt_target_gets_a_did_you_mean(tmp_path):
+    run = _cli("lint", str(ROOT / "examples" / "contracts" / "tools" / "create_refund.json"), "--target", "openia",
+               cwd=tmp_path)
+    assert run.returncode == 2 and "did you mean 'openai'?" in run.stderr

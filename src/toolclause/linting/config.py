@@ -138,7 +138,9 @@ def parse_targets(value: Any) -> frozenset[str]:
             out.add(name)
         else:
             other = other_command_target(name, "lint")
-            raise ConfigError(f"unknown target {name!r}; {other + '; ' if other else ''}choose from "
+            meant = None if other else closest(name, [*LINT_TARGETS, *LINT_ALIASES])
+            hint = f"{other}; " if other else f"did you mean '{meant}'? " if meant else ""
+            raise ConfigError(f"unknown target {name!r}; {hint}choose from "
                               f"{', '.join(LINT_TARGETS)} or {', '.join(LINT_ALIASES)}")
     return frozenset(out)
 
