@@ -77,7 +77,7 @@ PLAIN_LINT = {
     "toolclause.cli", "toolclause.cli._validator_import", "toolclause.cli.lint_cache", "toolclause.cli.main",
     "toolclause.cli.running", "toolclause.cli.sources", "toolclause.formats", "toolclause.lexicon",
     "toolclause.lexicon.english", "toolclause.lexicon.gates",
-    "toolclause.lexicon.korean", "toolclause.lexicon.text", "toolclause.linting",
+    "toolclause.lexicon.korean", "toolclause.lexicon.secret_values", "toolclause.lexicon.text", "toolclause.linting",
     "toolclause.linting.config", "toolclause.linting.engine",
     "toolclause.linting.placement", "toolclause.linting.run", "toolclause.loading", "toolclause.loading.codes",
     "toolclause.loading.contract_files",
