@@ -184,8 +184,10 @@ class UnboundedNumber(Rule):
             low = high = None
         if _negatives_documented(name, description, tool.description):
             return  # "Negative: read the last N lines": a lower bound would refuse a documented call
-        if stated_limit(node, tool) is not None:
-            return  # the text states the bound: T007 reports it as stated, with exactly those values
+        stated = stated_limit(node, tool)
+        if stated is not None and stated.fix is not None and any(e.pointer.endswith("/maximum")
+                                                                 for e in stated.fix.edits):
+            return  # the text states the largest value: T007 reports it as stated, with exactly those values
         # 0 is only a mistake where the smallest sensible value is 1 (an offset or a retry count may be 0)
         advice = ("a model may send a negative number or a huge one" if low == 0 else
                   "a model may send 0, a negative number or a huge one")
