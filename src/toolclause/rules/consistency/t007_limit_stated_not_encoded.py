@@ -63,7 +63,7 @@ from ...model import Edit, Fix, Severity, ToolContract
 from ...schema.walk import NodeKind, SchemaNode
 from .._reach import unused_definition
 from ..base import Finding, LintContext, Rule
-from ._prose import quoted, sentences
+from ._prose import parameter_item, quoted, sentences
 from .t004_bound_rejects_documented_value import Statement, _about_this, statements, texts_about
 
 # keyword pairs per kind: (lower, upper)
@@ -150,14 +150,6 @@ def _about_another(text: str, words: str, name: str) -> bool:
     return found is not None and found.group(1) != name
 
 
-def _headed_by(sentence: str, name: str) -> bool:
-    """Whether the sentence is the item of a parameter list that documents `name`: "- limit: …",
-    "* `limit` (int): …", "limit — …"."""
-    head = re.match(r"\s*(?:[-*•]\s*)?(?:\*\*)?[`'\"<]?([\w$.-]+)[`'\">]?(?:\*\*)?\s*(?:\([^)]{0,40}\))?\s*"
-                    r"(?::|—|–|\s-\s)", sentence)
-    return head is not None and head.group(1) == name
-
-
 def _shown(value: float) -> int | float:
     return int(value) if value.is_integer() else value
 
@@ -179,7 +171,7 @@ def stated_limit(node: SchemaNode, tool: ToolContract) -> Finding | None:
         part, _, whole = text.partition("\x00")
         if _NOT_A_BOUND.search(part):
             continue
-        if whole and not _headed_by(whole, node.key):
+        if whole and parameter_item(whole, node.key) is None:
             # a number in the tool's prose is as often about a result or an example as about the argument:
             # only its parameter list ("- limit: … (1-1000)") speaks of this property for sure
             continue

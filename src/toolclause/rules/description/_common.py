@@ -41,14 +41,20 @@ def is_string(schema: dict[str, Any]) -> bool:
     return False
 
 
-def nullable_branch(schema: dict[str, Any]) -> dict[str, Any] | None:
-    """The one branch that is not `null` of an `anyOf`/`oneOf` of two (`Optional[str]` as pydantic writes it:
-    `{"anyOf": [{"type": "string"}, {"type": "null"}]}`), or None for any other schema."""
+def nullable_view(schema: dict[str, Any]) -> tuple[dict[str, Any], str] | None:
+    """An `Optional[X]` as pydantic writes it (`{"anyOf": [{"type": "string"}, {"type": "null"}], …}`, no `type`
+    of its own), seen as X: the branch that is not `null` with the schema's own keywords beside it, and the
+    branch's place below the schema ("anyOf/0"), where a keyword about X belongs.  None for any other schema."""
+    if "type" in schema:
+        return None
     for keyword in ("anyOf", "oneOf"):
         branches = schema.get(keyword)
         if isinstance(branches, list) and len(branches) == 2 and all(isinstance(b, dict) for b in branches):
-            others = [b for b in branches if b != {"type": "null"}]
-            return others[0] if len(others) == 1 else None
+            others = [i for i, b in enumerate(branches) if b != {"type": "null"}]
+            if len(others) != 1:
+                return None
+            own = {k: v for k, v in schema.items() if k not in ("anyOf", "oneOf")}
+            return {**branches[others[0]], **own}, f"{keyword}/{others[0]}"
     return None
 
 
@@ -71,5 +77,5 @@ def raw_value(tool: ToolContract, canonical: str) -> tuple[bool, Any]:
     return (False, None) if value is MISSING else (True, value)
 
 
-__all__ = ["COMPOSITION", "is_string", "nullable_branch", "property_path", "raw_value", "resolve_local",
+__all__ = ["COMPOSITION", "is_string", "nullable_view", "property_path", "raw_value", "resolve_local",
            "split_pointer", "text_of"]

@@ -78,7 +78,7 @@ from ...schema.walk import NodeKind, SchemaNode
 from .._reach import unused_definition
 from ..base import Finding, LintContext, Rule
 from ._closed_sets import CATEGORY_WORDS, FREE_TEXT_WORDS, closed_by_name, closed_set, named_kinds
-from ._common import STRING_TYPES, is_string, nullable_branch, property_path, text_of
+from ._common import STRING_TYPES, is_string, nullable_view, property_path, text_of
 
 _CONSTRAINED = frozenset({"enum", "const", "format", "pattern", "anyOf", "oneOf", "allOf", "$ref"})
 _TYPED = STRING_TYPES | {"integer", "number"}
@@ -161,10 +161,10 @@ class ClosedSetWithoutEnum(Rule):
             return  # no argument is ever checked against an unreferenced definition
         schema = node.schema
         at = node.pointer  # where the enum goes: the branch that is not null, for an `Optional[str]`
-        if "type" not in schema and (branch := nullable_branch(schema)) is not None:
-            keyword = "anyOf" if "anyOf" in schema else "oneOf"
-            at = f"{node.pointer}/{keyword}/{schema[keyword].index(branch)}"
-            schema = {**branch, **{k: v for k, v in schema.items() if k not in ("anyOf", "oneOf")}}
+        nullable = nullable_view(schema)
+        if nullable is not None:
+            schema, branch = nullable
+            at = f"{node.pointer}/{branch}"
         if not _CONSTRAINED.isdisjoint(schema):
             return
         numeric = schema.get("type") in ("integer", "number")

@@ -74,7 +74,7 @@ from ...schema.walk import NodeKind, SchemaNode
 from .._reach import unused_definition
 from ..base import Finding, LintContext, Rule
 from ..consistency._prose import parameter_item
-from ._common import is_string, nullable_branch, property_path, text_of
+from ._common import is_string, nullable_view, property_path, text_of
 from ._dates import date_suggestion
 
 _SETTLED = frozenset({"format", "pattern", "enum", "const", "$ref", "anyOf", "oneOf", "allOf"})
@@ -106,9 +106,9 @@ class UnformattedDate(Rule):
         schema = node.schema
         if not isinstance(node.key, str):
             return
-        if "type" not in schema and (branch := nullable_branch(schema)) is not None:
-            # `format` beside the `anyOf` checks strings only, so null still validates
-            schema = {**branch, **{k: v for k, v in schema.items() if k not in ("anyOf", "oneOf")}}
+        nullable = nullable_view(schema)
+        if nullable is not None:  # `format` beside the `anyOf` checks strings only, so null still validates
+            schema = nullable[0]
         if not _SETTLED.isdisjoint(schema) or not is_string(schema):
             return
         text = text_of(schema)
